@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/connect.js';
+import type { DB } from './db/database.js';
+
+/**
+ * What services need from the running application, built once by buildApp and passed down
+ * explicitly (services never reach for globals).
+ */
+export interface AppContext {
+  config: Config;
+  dbh: DatabaseHandle;
+  db: DB;
+  /** Read-only database for search loading and read-only routes (the primary when no replica is set). */
+  readDb: DB;
+  log: FastifyBaseLogger;
+  /** Milliseconds since the epoch; replaced in tests that need to move time. */
+  now: () => number;
+  /** Hooks run after any change of searchable data (wired by the search module). */
+  onDataChanged: Array<(change: DataChange) => void | Promise<void>>;
+}
+
+export type DataChange =
+  | { kind: 'permits'; permitIds: number[] }
+  | { kind: 'all' };
+
+/** Tells every listener (search index, other instances) that data changed. Never throws. */
+export async function dataChanged(ctx: AppContext, change: DataChange): Promise<void> {
+  for (const listener of ctx.onDataChanged) {
+    try {
+      await listener(change);
+    } catch (err) {
+      ctx.log.error({ err }, 'data change listener failed');
+    }
+  }
+}

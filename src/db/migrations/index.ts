@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026_11_22_0001_initial.js';
+
+/** Every migration, in order. A static list: no file-system scanning at start-up. */
+export const migrations: Record<string, Migration> = {
+  '2026_11_22_0001_initial': initial,
+};

@@ -1,0 +1,97 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+import { mapDatabaseError } from './db-errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Message of a 500 on this route, where the interface fixes one (e.g. 文件列表加载失败). */
+    failureMessage?: string;
+    /** Extra envelope fields of every failure on this route (e.g. `data: {}` on search). */
+    failureExtra?: Record<string, unknown>;
+  }
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function validationMessage(errors: AjvError[], context: string | undefined): string {
+  const e = errors[0];
+  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(e.params.missingProperty ?? '');
+  const where = context === 'querystring' ? '查询参数' : context === 'params' ? '路径参数' : '参数';
+  switch (e.keyword) {
+    case 'required':
+      return `缺少必填${where}：${String(e.params.missingProperty)}`;
+    case 'additionalProperties':
+      return `不支持的${where}：${String(e.params.additionalProperty)}`;
+    case 'type':
+      return `${where} ${field} 类型不正确（应为 ${String(e.params.type)}）`;
+    case 'maxLength':
+      return `${where} ${field} 过长（最多 ${String(e.params.limit)} 个字符）`;
+    case 'minLength':
+      return `${where} ${field} 不能为空`;
+    case 'enum':
+      return `${where} ${field} 的取值无效，可选值：${(e.params.allowedValues as unknown[]).join('、')}`;
+    default:
+      return `${where} ${field} 无效：${e.message ?? e.keyword}`;
+  }
+}
+
+/** Fastify's own client errors (bad JSON, size, media type) in the interface's language. */
+function frameworkError(err: FastifyError): AppError | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, '请求体不是有效的 JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError(413, '请求体过大');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, '不支持的请求内容类型');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError(400, '请求的 Content-Length 无效');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_MULTIPART_INVALID_CONTENT_TYPE':
+      return new AppError(400, '请求不是有效的 multipart/form-data');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new AppError(413, '上传的字段或文件过多');
+  }
+  if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
+    return new AppError(err.statusCode ?? 400, err.statusCode === 429 ? '请求过于频繁，请稍后再试' : err.message);
+  }
+  return null;
+}
+
+/** The single error path: every failure of every route becomes an envelope here. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const config = req.routeOptions?.config ?? {};
+    let known: AppError | null = null;
+    if (err instanceof AppError) known = err;
+    else if (err.validation) {
+      known = new AppError(400, validationMessage(err.validation as AjvError[], err.validationContext));
+    } else known = mapDatabaseError(err) ?? frameworkError(err);
+
+    if (known) {
+      if (known.status >= 500) req.log.warn({ err }, 'request failed');
+      if (known.body !== undefined) return reply.status(known.status).send(known.body);
+      return reply
+        .status(known.status)
+        .send({ success: false, message: known.message, ...config.failureExtra, ...known.extra });
+    }
+
+    // Unexpected: logged with the request id (pino adds it); the body carries no stack trace.
+    req.log.error({ err }, 'unhandled error');
+    const message = config.failureMessage ?? (err.message || '服务器内部错误');
+    return reply.status(500).send({ success: false, message, ...config.failureExtra });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ success: false, message: `接口不存在：${req.method} ${req.url.split('?')[0]}` });
+  });
+}

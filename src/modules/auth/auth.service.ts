@@ -1,0 +1,109 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DB } from '../../db/database.js';
+import { nowIso } from '../../db/dialect.js';
+import { AppError, tooMany } from '../../http/errors.js';
+import {
+  clearLoginFailures, deleteIdleSessions, deleteSession, findSession, insertSession,
+  recentLoginFailures, recordLoginFailure, touchSession,
+} from '../sessions/sessions.repository.js';
+import { findUserByUsername, loadCurrentUser, updateUser } from '../users/users.repository.js';
+import type { CurrentUser } from './current-user.js';
+import { timingDummyHash, verifyPassword } from './password.js';
+
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+export const LOCKOUT_FAILURES = 5;
+export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
+/** last_seen_at is written at most this often per session, so reads do not all become writes. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+/** Longest username or password considered at all; longer input is a failed login, not work. */
+const MAX_CREDENTIAL_LENGTH = 256;
+
+/** The cookie holds the token; the database holds only its hash. */
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface LoginAttempt {
+  username: string;
+  password: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** Session being replaced (fixation defence: a new id is issued at every login). */
+  previousToken: string | null;
+}
+
+export interface LoginResult {
+  user: CurrentUser;
+  token: string;
+}
+
+/** Refuses a username with 5 failures within 15 minutes for 15 minutes after the 5th. */
+async function assertNotLocked(db: DB, username: string, now: number): Promise<void> {
+  const failures = await recentLoginFailures(db, username, LOCKOUT_FAILURES);
+  if (failures.length < LOCKOUT_FAILURES) return;
+  const newest = Date.parse(failures[0]);
+  const oldest = Date.parse(failures[failures.length - 1]);
+  if (newest - oldest <= LOCKOUT_WINDOW_MS && now < newest + LOCKOUT_WINDOW_MS) {
+    const minutes = Math.ceil((newest + LOCKOUT_WINDOW_MS - now) / 60000);
+    throw tooMany(`登录失败次数过多，该账号已被锁定，请 ${minutes} 分钟后再试`);
+  }
+}
+
+export async function login(db: DB, attempt: LoginAttempt, now: number): Promise<LoginResult> {
+  const username = attempt.username.trim().toLowerCase();
+  const bad = new AppError(401, '用户名或密码错误');
+  if (!username || username.length > MAX_CREDENTIAL_LENGTH || attempt.password.length > MAX_CREDENTIAL_LENGTH) {
+    throw bad;
+  }
+  await assertNotLocked(db, username, now);
+
+  const row = await findUserByUsername(db, username);
+  const ok = await verifyPassword(row?.password_hash ?? (await timingDummyHash()), attempt.password);
+  if (!row || !ok) {
+    await recordLoginFailure(db, username, attempt.ip, nowIso(() => now));
+    throw bad;
+  }
+  if (!row.is_active) throw new AppError(403, '账号已停用');
+
+  await clearLoginFailures(db, username);
+  if (attempt.previousToken) await deleteSession(db, sessionIdOf(attempt.previousToken));
+  const token = randomBytes(32).toString('base64url');
+  const stamp = nowIso(() => now);
+  await insertSession(db, {
+    id: sessionIdOf(token),
+    user_id: row.id,
+    now: stamp,
+    ip: attempt.ip,
+    user_agent: attempt.userAgent?.slice(0, 300) ?? null,
+  });
+  await updateUser(db, row.id, { last_login_at: stamp });
+  const user = await loadCurrentUser(db, row.id);
+  if (!user) throw new AppError(403, '账号已停用');
+  return { user, token };
+}
+
+export async function logout(db: DB, token: string): Promise<void> {
+  await deleteSession(db, sessionIdOf(token));
+}
+
+/** The user behind a session cookie, or null when the session is unknown, idle too long or the user inactive. */
+export async function resolveSession(db: DB, token: string, now: number): Promise<{ user: CurrentUser; id: string } | null> {
+  if (!token || token.length > 100) return null;
+  const id = sessionIdOf(token);
+  const session = await findSession(db, id);
+  if (!session) return null;
+  const lastSeen = Date.parse(session.last_seen_at);
+  if (now - lastSeen > SESSION_IDLE_MS) {
+    await deleteSession(db, id);
+    return null;
+  }
+  const user = await loadCurrentUser(db, session.user_id);
+  if (!user) return null;
+  if (now - lastSeen > TOUCH_INTERVAL_MS) await touchSession(db, id, nowIso(() => now));
+  return { user, id };
+}
+
+/** Housekeeping: drops sessions idle for longer than the expiry. */
+export async function purgeIdleSessions(db: DB, now: number): Promise<void> {
+  await deleteIdleSessions(db, nowIso(() => now - SESSION_IDLE_MS));
+}

@@ -1,0 +1,37 @@
+/** The current-user object of interface section 5, plus what guards and data scope need. */
+export interface CurrentUser {
+  id: number;
+  username: string;
+  display_name: string | null;
+  role: string;
+  grade: number;
+  department: { id: string } | null;
+  /** Region of the bound department: the data scope of users below grade 90. */
+  region_id: number | null;
+  must_change_password: boolean;
+}
+
+/** The API shape of the current user (ids as strings, as every id of the interface). */
+export function presentCurrentUser(u: CurrentUser) {
+  return {
+    id: String(u.id),
+    username: u.username,
+    display_name: u.display_name,
+    role: u.role,
+    grade: u.grade,
+    department: u.department,
+    region_id: u.region_id === null ? null : String(u.region_id),
+    must_change_password: u.must_change_password,
+  };
+}
+
+/** Who a change is attributed to: display name, else username, else id (interface 4.7). */
+export function operatorName(u: CurrentUser | null): string {
+  if (!u) return 'admin';
+  return u.display_name || u.username || String(u.id);
+}
+
+/** `edited_by` default chain: username, then display name, then `admin` (interface 4.6 / 4.7). */
+export function defaultEditor(u: CurrentUser | null): string {
+  return u?.username || u?.display_name || 'admin';
+}

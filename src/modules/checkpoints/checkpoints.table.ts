@@ -1,0 +1,28 @@
+import type { Generated } from 'kysely';
+
+export interface CheckpointsTable {
+  id: Generated<number>;
+  description: string;
+  created_by: string;
+  kind: string;
+  /** JSON: [{table, rows}] */
+  table_stats: string;
+  total_rows: number;
+  size_bytes: number;
+  created_at: string;
+}
+
+/** Gzip-compressed JSON chunks of one table's rows. */
+export interface CheckpointChunksTable {
+  id: Generated<number>;
+  checkpoint_id: number;
+  table_name: string;
+  chunk_index: number;
+  row_count: number;
+  content: Buffer;
+}
+
+export interface Tables {
+  checkpoints: CheckpointsTable;
+  checkpoint_chunks: CheckpointChunksTable;
+}

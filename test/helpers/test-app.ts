@@ -1,0 +1,77 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuildOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import type { DatabaseHandle, DialectKind } from '../../src/db/connect.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+export const ADMIN_PASSWORD = 'Admin-Test-Pass-1';
+export const API = '/app/api/workflow/lawrisk';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  database: TestDatabase;
+  dbh: DatabaseHandle;
+  /** Logs in through the real route and returns the Cookie header value. */
+  login(username?: string, password?: string): Promise<string>;
+  /** A second app on the same database (a restart, or another instance). */
+  reopen(extra?: Partial<BuildOptions>): Promise<{ app: FastifyInstance; ctx: AppContext }>;
+  close(): Promise<void>;
+}
+
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
+    ADMIN_PASSWORD,
+    DEMO_DATA: '0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+export function cookieOf(res: LightMyRequestResponse): string {
+  const set = res.headers['set-cookie'];
+  const first = Array.isArray(set) ? set[0] : set;
+  if (!first) throw new Error(`no cookie set (status ${res.statusCode}: ${res.body})`);
+  return first.split(';')[0];
+}
+
+/** A fresh database of the given kind with the whole application built on it. */
+export async function buildTestApp(
+  kind: DialectKind = 'sqlite',
+  opts: { env?: Record<string, string>; build?: Partial<BuildOptions> } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(kind);
+  const config = testConfig(database, opts.env);
+  const dbh = database.open();
+  const built = await buildApp(config, { dbh, logger: false, ...opts.build });
+  const extra: FastifyInstance[] = [];
+  const extraDbs: DatabaseHandle[] = [];
+  return {
+    ...built,
+    config,
+    database,
+    dbh,
+    async login(username = 'admin', password = ADMIN_PASSWORD) {
+      const res = await built.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username, password } });
+      return cookieOf(res);
+    },
+    async reopen(more = {}) {
+      const h = database.open();
+      extraDbs.push(h);
+      const again = await buildApp(config, { dbh: h, logger: false, ...opts.build, ...more });
+      extra.push(again.app);
+      return again;
+    },
+    async close() {
+      for (const a of extra) await a.close();
+      for (const h of extraDbs) await h.close();
+      await built.app.close();
+      await dbh.close();
+      await database.drop();
+    },
+  };
+}
