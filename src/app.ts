@@ -13,10 +13,9 @@ import type { AppContext } from './context.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
-import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
-import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { registerModuleRoutes } from './modules/routes.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
 
@@ -109,8 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);
   registerOperationRecorder(app, ctx);
 
-  registerHealthRoutes(app, ctx);
-  registerAuthRoutes(app, ctx);
+  registerModuleRoutes(app, ctx);
   registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
 
   registerErrorHandler(app);

@@ -172,23 +172,30 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('import_sessions_expires_idx').on('import_sessions').column('expires_at').execute();
 
   await create('snapshot_batches')
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('edited_by', 'text', (c) => c.notNull())
+    .addColumn('change_summary', 'text')
+    .addColumn('permit_count', 'integer', (c) => c.notNull())
+    .addColumn('risk_count', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('snapshot_batches_created_idx').on('snapshot_batches').column('created_at').execute();
+  await db.schema.createIndex('snapshot_batches_editor_idx').on('snapshot_batches').column('edited_by').execute();
+
+  await create('snapshot_permits')
+    .addColumn('batch_id', 'integer', (c) => c.notNull().references('snapshot_batches.id').onDelete('cascade'))
     .addColumn('region_id', 'integer', (c) => c.notNull())
     .addColumn('permit_id', 'integer', (c) => c.notNull())
     .addColumn('permit_name', 'text', (c) => c.notNull())
     .addColumn('permit_code', 'text')
     .addColumn('permit_data', 'text', (c) => c.notNull())
-    .addColumn('reason', 'text', (c) => c.notNull())
-    .addColumn('edited_by', 'text', (c) => c.notNull())
-    .addColumn('change_summary', 'text')
     .addColumn('risk_count', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('snapshot_batches_permit_idx').on('snapshot_batches').columns(['region_id', 'permit_id']).execute();
-  await db.schema.createIndex('snapshot_batches_created_idx').on('snapshot_batches').column('created_at').execute();
-  await db.schema.createIndex('snapshot_batches_editor_idx').on('snapshot_batches').column('edited_by').execute();
+  await db.schema.createIndex('snapshot_permits_batch_idx').on('snapshot_permits').column('batch_id').execute();
+  await db.schema.createIndex('snapshot_permits_permit_idx').on('snapshot_permits').columns(['region_id', 'permit_id']).execute();
 
   await create('snapshot_risks')
-    .addColumn('batch_id', 'integer', (c) => c.notNull().references('snapshot_batches.id').onDelete('cascade'))
+    .addColumn('snapshot_permit_id', 'integer', (c) => c.notNull().references('snapshot_permits.id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('risk_type', 'text')
     .addColumn('title', 'text', (c) => c.notNull())
@@ -198,7 +205,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('prevention', 'text')
     .addColumn('level', 'text')
     .execute();
-  await db.schema.createIndex('snapshot_risks_batch_idx').on('snapshot_risks').columns(['batch_id', 'position']).execute();
+  await db.schema.createIndex('snapshot_risks_permit_idx').on('snapshot_risks').columns(['snapshot_permit_id', 'position']).execute();
 
   await create('checkpoints')
     .addColumn('description', 'text', (c) => c.notNull())
@@ -251,7 +258,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 const TABLES = [
-  'app_meta', 'operation_logs', 'checkpoint_chunks', 'checkpoints', 'snapshot_risks', 'snapshot_batches',
+  'app_meta', 'operation_logs', 'checkpoint_chunks', 'checkpoints', 'snapshot_risks', 'snapshot_permits', 'snapshot_batches',
   'import_sessions', 'risks', 'permit_approval_departments', 'approval_departments', 'permit_themes', 'permits',
   'permit_files', 'login_failures', 'sessions', 'users', 'service_departments', 'region_themes', 'themes', 'regions',
 ];

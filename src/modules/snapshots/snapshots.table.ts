@@ -1,25 +1,33 @@
 import type { Generated } from 'kysely';
 
-/** One batch = the state of one permit's risk list (and the permit itself) before a change. */
+/** One batch = the state before one change (a delete, an import commit, a restore), of one or more permits. */
 export interface SnapshotBatchesTable {
   id: Generated<number>;
+  /** 'delete' | 'import' | 'restore' … */
+  reason: string;
+  edited_by: string;
+  change_summary: string | null;
+  permit_count: number;
+  risk_count: number;
+  created_at: string;
+}
+
+/** One permit in a batch: its record and links as JSON, enough to recreate it after a delete. */
+export interface SnapshotPermitsTable {
+  id: Generated<number>;
+  batch_id: number;
   region_id: number;
   /** Not a foreign key: the permit may since have been deleted. */
   permit_id: number;
   permit_name: string;
   permit_code: string | null;
-  /** The permit record and its theme/department links as JSON, to recreate a deleted permit. */
   permit_data: string;
-  reason: string;
-  edited_by: string;
-  change_summary: string | null;
   risk_count: number;
-  created_at: string;
 }
 
 export interface SnapshotRisksTable {
   id: Generated<number>;
-  batch_id: number;
+  snapshot_permit_id: number;
   position: number;
   risk_type: string | null;
   title: string;
@@ -32,5 +40,6 @@ export interface SnapshotRisksTable {
 
 export interface Tables {
   snapshot_batches: SnapshotBatchesTable;
+  snapshot_permits: SnapshotPermitsTable;
   snapshot_risks: SnapshotRisksTable;
 }

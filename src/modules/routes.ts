@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerHealthRoutes } from './health/health.routes.js';
+
+/** Every module's routes, in one list: a module plugs in here and nowhere else. */
+export function registerModuleRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerHealthRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+}

@@ -1,0 +1,97 @@
+import type { Executor } from '../../db/database.js';
+import { chunked, ID_CHUNK } from '../../db/batch.js';
+
+/** What a snapshot keeps of a permit besides its risks: enough to recreate it after a delete. */
+export interface PermitSnapshotData {
+  permit: {
+    id: number;
+    region_id: number;
+    code: string | null;
+    name: string;
+    implementation_level: string | null;
+    internal_contact: string | null;
+    contact_info: string | null;
+    visible: number;
+    source_file_id: number | null;
+    created_at: string;
+  };
+  theme_ids: number[];
+  approval_departments: string[];
+}
+
+export interface SnapshotRequest {
+  reason: 'delete' | 'import' | 'restore' | string;
+  editedBy: string;
+  changeSummary: string | null;
+  permitIds: number[];
+  now: string;
+}
+
+/**
+ * Saves the current state of the given permits (record, theme and department links, risk list)
+ * as one batch, inside the caller's transaction. Returns the batch id, or null when there is
+ * nothing to save. Risks are copied with INSERT … SELECT, so large batches stay in the database.
+ */
+export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): Promise<number | null> {
+  const ids = [...new Set(req.permitIds)];
+  if (ids.length === 0) return null;
+  const batch = await trx
+    .insertInto('snapshot_batches')
+    .values({ reason: req.reason, edited_by: req.editedBy, change_summary: req.changeSummary, permit_count: 0, risk_count: 0, created_at: req.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+  let permitCount = 0;
+  let riskCount = 0;
+  for (const part of chunked(ids, ID_CHUNK)) {
+    const permits = await trx.selectFrom('permits').selectAll().where('id', 'in', part).execute();
+    if (permits.length === 0) continue;
+    const themes = await trx.selectFrom('permit_themes').select(['permit_id', 'theme_id']).where('permit_id', 'in', part).execute();
+    const depts = await trx
+      .selectFrom('permit_approval_departments as pa')
+      .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
+      .select(['pa.permit_id', 'a.name'])
+      .where('pa.permit_id', 'in', part)
+      .orderBy('pa.position')
+      .execute();
+    const counts = await trx
+      .selectFrom('risks')
+      .select(['permit_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('permit_id', 'in', part)
+      .groupBy('permit_id')
+      .execute();
+    const riskCountOf = new Map(counts.map((c) => [c.permit_id, Number(c.n)]));
+
+    const rows = permits.map((p) => {
+      const data: PermitSnapshotData = {
+        permit: {
+          id: p.id, region_id: p.region_id, code: p.code, name: p.name, implementation_level: p.implementation_level,
+          internal_contact: p.internal_contact, contact_info: p.contact_info, visible: p.visible,
+          source_file_id: p.source_file_id, created_at: p.created_at,
+        },
+        theme_ids: themes.filter((t) => t.permit_id === p.id).map((t) => t.theme_id),
+        approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
+      };
+      return {
+        batch_id: batch.id, region_id: p.region_id, permit_id: p.id, permit_name: p.name, permit_code: p.code,
+        permit_data: JSON.stringify(data), risk_count: riskCountOf.get(p.id) ?? 0,
+      };
+    });
+    await trx.insertInto('snapshot_permits').values(rows).execute();
+    await trx
+      .insertInto('snapshot_risks')
+      .columns(['snapshot_permit_id', 'position', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'])
+      .expression((eb) =>
+        eb
+          .selectFrom('risks as r')
+          .innerJoin('snapshot_permits as sp', (j) => j.onRef('sp.permit_id', '=', 'r.permit_id').on('sp.batch_id', '=', batch.id))
+          .select(['sp.id', 'r.position', 'r.risk_type', 'r.title', 'r.description', 'r.legal_basis', 'r.consequence', 'r.prevention', 'r.level'])
+          .where('r.permit_id', 'in', part),
+      )
+      .execute();
+    permitCount += rows.length;
+    riskCount += rows.reduce((s, r) => s + r.risk_count, 0);
+  }
+  await trx.updateTable('snapshot_batches').set({ permit_count: permitCount, risk_count: riskCount }).where('id', '=', batch.id).execute();
+  return batch.id;
+}
