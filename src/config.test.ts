@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('settings', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080, host: '127.0.0.1', appPrefix: 'app', apiRoot: '/app/api/workflow/lawrisk',
+      adminUsername: 'admin', adminPassword: null, trustProxy: false, logLevel: 'info',
+      searchRateLimit: 1200, loginRateLimit: 60, importMaxBytes: 20 * 1024 * 1024,
+    });
+    expect(c.database.kind).toBe('sqlite');
+    expect(c.database.url).toBe('sqlite:./data/lawrisk.db');
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('reads every setting', () => {
+    const c = loadConfig({
+      PORT: '9000', HOST: '0.0.0.0', APP_PREFIX: 'gov', DATABASE_URL: 'postgres://u:p@db:5432/lawrisk',
+      DATA_DIR: '/tmp/x', ADMIN_USERNAME: 'Root', ADMIN_PASSWORD: 'long-enough', DEMO_DATA: 'off',
+      TRUST_PROXY: 'yes', LOG_LEVEL: 'warn', SEARCH_RATE_LIMIT: '0', LOGIN_RATE_LIMIT: '10', IMPORT_MAX_BYTES: '1048576',
+      DATABASE_READ_URL: 'postgres://u:p@replica/lawrisk',
+    });
+    expect(c).toMatchObject({
+      port: 9000, host: '0.0.0.0', apiRoot: '/gov/api/workflow/lawrisk', dataDir: '/tmp/x', adminUsername: 'root',
+      adminPassword: 'long-enough', demoData: false, trustProxy: true, logLevel: 'warn', searchRateLimit: 0,
+      loginRateLimit: 10, importMaxBytes: 1048576,
+    });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/lawrisk' });
+    expect(c.readDatabase?.kind).toBe('postgres');
+  });
+
+  it('turns demo data on by default only for a new embedded database', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/nonexistent-dir/new.db' }).demoData).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).demoData).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'], ['PORT', '70000'], ['APP_PREFIX', 'a/b'], ['DATABASE_URL', 'mysql://x'], ['DATABASE_URL', 'sqlite:'],
+    ['LOG_LEVEL', 'loud'], ['TRUST_PROXY', 'maybe'], ['DEMO_DATA', '2'], ['SEARCH_RATE_LIMIT', '-1'],
+    ['LOGIN_RATE_LIMIT', 'many'], ['ADMIN_PASSWORD', 'short'], ['ADMIN_USERNAME', 'has space'], ['IMPORT_MAX_BYTES', '1'],
+  ])('refuses %s=%s with a message naming the setting', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
