@@ -108,7 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);
   registerOperationRecorder(app, ctx);
 
-  registerModuleRoutes(app, ctx);
+  await registerModuleRoutes(app, ctx);
   registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
 
   registerErrorHandler(app);

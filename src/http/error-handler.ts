@@ -28,6 +28,7 @@ function validationMessage(errors: AjvError[], context: string | undefined): str
     case 'additionalProperties':
       return `不支持的${where}：${String(e.params.additionalProperty)}`;
     case 'type':
+      if (!field) return context === 'body' ? '请求体应为 JSON 对象或表单' : `${where}格式不正确`;
       return `${where} ${field} 类型不正确（应为 ${String(e.params.type)}）`;
     case 'maxLength':
       return `${where} ${field} 过长（最多 ${String(e.params.limit)} 个字符）`;

@@ -1,0 +1,57 @@
+import type { SearchHit } from './engine/types.js';
+
+/** One search result item: a permit in a region with its risks (decisions.md, "Search"). */
+export interface RiskSubject {
+  region: { id: string; name: string };
+  permit: {
+    id: string;
+    name: string;
+    code: string | null;
+    implementation_level: string | null;
+    approval_departments: string[];
+    internal_contact: string | null;
+    contact_info: string | null;
+  };
+  themes: { id: string; name: string }[];
+  theme: { id: string; name: string } | null;
+  risks: {
+    id: string;
+    title: string;
+    description: string | null;
+    legal_basis: string | null;
+    consequence: string | null;
+    prevention: string | null;
+    level: string | null;
+  }[];
+  score: number;
+  matched: string[];
+}
+
+export function presentRiskSubject(hit: SearchHit): RiskSubject {
+  const d = hit.doc;
+  return {
+    region: { id: d.regionId, name: d.regionName },
+    permit: {
+      id: d.permitId,
+      name: d.name,
+      code: d.code ?? null,
+      implementation_level: d.implementationLevel ?? null,
+      approval_departments: d.approvalDepartments ?? [],
+      internal_contact: d.internalContact ?? null,
+      contact_info: d.contactInfo ?? null,
+    },
+    themes: d.themes ?? [],
+    theme: d.themes?.[0] ?? null,
+    risks: (d.risks ?? []).map((r) => ({
+      id: r.id,
+      title: r.title,
+      description: r.description ?? null,
+      legal_basis: r.legalBasis ?? null,
+      consequence: r.consequence ?? null,
+      prevention: r.prevention ?? null,
+      level: r.level ?? null,
+    })),
+    score: Math.round(hit.score * 10000) / 10000,
+    matched: hit.matched ?? [],
+  };
+}

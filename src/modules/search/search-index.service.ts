@@ -1,0 +1,59 @@
+import type { AppContext, DataChange } from '../../context.js';
+import { SearchIndex } from './engine/index.js';
+import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
+
+/**
+ * Owns the live search index of this process. Small changes are applied incrementally; a full
+ * rebuild is built on the side and swapped in at once, so a request never sees a half-built index.
+ */
+export class SearchIndexHolder {
+  private index: SearchIndex = SearchIndex.build([]);
+  private builtAt = 0;
+  private rebuilding: Promise<void> | null = null;
+  /** Changes arriving during a rebuild are replayed on the new index before it is swapped in. */
+  private pendingDuringRebuild: number[] = [];
+
+  constructor(private readonly ctx: AppContext) {}
+
+  get current(): SearchIndex {
+    return this.index;
+  }
+
+  get ageMs(): number {
+    return this.ctx.now() - this.builtAt;
+  }
+
+  async rebuild(): Promise<void> {
+    if (this.rebuilding) return this.rebuilding;
+    this.rebuilding = (async () => {
+      this.pendingDuringRebuild = [];
+      const fresh = SearchIndex.build(await loadAllSearchDocs(this.ctx.readDb));
+      while (this.pendingDuringRebuild.length > 0) {
+        const ids = this.pendingDuringRebuild.splice(0);
+        await this.applyTo(fresh, ids);
+      }
+      this.index = fresh;
+      this.builtAt = this.ctx.now();
+    })().finally(() => {
+      this.rebuilding = null;
+    });
+    return this.rebuilding;
+  }
+
+  async apply(change: DataChange): Promise<void> {
+    if (change.kind === 'all') return this.rebuild();
+    if (this.rebuilding) this.pendingDuringRebuild.push(...change.permitIds);
+    await this.applyTo(this.index, change.permitIds);
+  }
+
+  /** Re-reads the given permits and upserts them (or removes the ones that no longer exist). */
+  private async applyTo(index: SearchIndex, permitIds: number[]): Promise<void> {
+    if (permitIds.length === 0) return;
+    // Reads from the primary: the change was just committed there.
+    const docs = await loadSearchDocs(this.ctx.db, permitIds);
+    const present = new Set(docs.map((d) => d.permitId));
+    // All updates happen synchronously after the read: no request interleaves a half-applied change.
+    for (const id of permitIds) if (!present.has(String(id))) index.remove(String(id));
+    for (const doc of docs) index.upsert(doc);
+  }
+}

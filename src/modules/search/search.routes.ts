@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError, badRequest, unauthorized } from '../../http/errors.js';
+import { asInput, readList, readString, type Input } from '../../http/readers.js';
+import { inScope, regionScope } from '../auth/data-scope.js';
+import { loadPermitPayloads } from '../permits/permit-payload.js';
+import { findRegionByToken, listRegionRows, presentRegion } from '../regions/regions.repository.js';
+import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds, type Visibility } from './public-lookup.repository.js';
+import type { SearchIndexHolder } from './search-index.service.js';
+import { searchRiskSubjects } from './search.service.js';
+
+const TRUTHY = ['1', 'true', 'yes', 'on'];
+export const NO_MATCH_TEXT = '抱歉,无法检索到相关答案';
+const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
+
+/** GET compares the debug flag exactly; POST case-insensitively (interface 4.1). */
+function debugFlag(v: unknown, post: boolean): boolean {
+  if (v === true) return true;
+  if (typeof v !== 'string') return false;
+  const s = v.trim();
+  return TRUTHY.includes(post ? s.toLowerCase() : s);
+}
+
+function searchInput(req: FastifyRequest): { input: Input; post: boolean } {
+  const post = req.method === 'POST';
+  return { input: asInput(post ? req.body : req.query), post };
+}
+
+/** The fixed `data` of a /v2 answer: every field always present, most always empty. */
+function v2Data(items: unknown[], debug: Record<string, unknown>, executionTime: number) {
+  return {
+    llmRespond: items.length > 0 ? '' : NO_MATCH_TEXT,
+    request: '',
+    questionExtend: [],
+    conversationId: '',
+    messageId: '',
+    workflowTrackingId: '',
+    roundNumber: 0,
+    conversationInfo: {},
+    costStatistics: {},
+    knowledgeSources: [],
+    executionSteps: [],
+    totalKnowledgeSources: 0,
+    executionTime,
+    workflowStatus: items.length > 0 ? 'ok' : 'no_match',
+    risk_subject: items,
+    debug,
+  };
+}
+
+export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
+  const { apiRoot } = ctx.config;
+  const searchLimit = ctx.config.searchRateLimit > 0 ? { max: ctx.config.searchRateLimit, timeWindow: 60_000 } : false;
+
+  const search = async (req: FastifyRequest) => {
+    const started = performance.now();
+    const { input, post } = searchInput(req);
+    const raw = input.query ?? input.q ?? input.text;
+    const query = typeof raw === 'string' ? raw.trim() : '';
+    // The one documented exception to the envelope: a missing query answers {error} with 400.
+    if (query === '') throw new AppError(400, 'query is required', {}, { error: 'query is required' });
+    if (query.length > 500) throw badRequest('查询内容过长（最多 500 个字符）');
+    // `top` and `mode` are accepted and do not change the output (interface 4.1).
+    const outcome = await searchRiskSubjects(ctx, holder, {
+      query,
+      regions: readList(input, 'region', 'region_id'),
+      debug: debugFlag(input.debug, post),
+    });
+    return { success: true, message: 'OK', data: v2Data(outcome.items, outcome.debug, Math.round(performance.now() - started)) };
+  };
+  const v2Config = { guard: 'public' as const, rateLimit: searchLimit, failureExtra: { data: {} } };
+  app.get(`${apiRoot}/v2`, { config: v2Config }, search);
+  app.post(`${apiRoot}/v2`, { config: v2Config }, search);
+
+  app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public' } }, async () => ({
+    success: true,
+    data: { regions: (await listRegionRows(ctx.readDb)).map(presentRegion) },
+  }));
+
+  app.get(`${apiRoot}/v2/themes`, { config: { guard: 'public' } }, async () => ({
+    success: true,
+    data: await listThemesWithVisibleCounts(ctx.readDb),
+  }));
+
+  app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public' } }, async (req) => {
+    const value = (readString(asInput(req.query), 'visibility') ?? 'visible').toLowerCase() as Visibility;
+    if (!VISIBILITIES.includes(value)) throw badRequest('visibility 只能是 visible、hidden 或 all');
+    // Hidden permits are shown only to a logged-in user.
+    if (value !== 'visible' && !req.user) throw unauthorized();
+    const ids = await listUnboundPermitIds(ctx.readDb, value);
+    return { success: true, data: await loadPermitPayloads(ctx.readDb, ids, { withRisks: false }) };
+  });
+
+  const getPermits = async (req: FastifyRequest) => {
+    const input = asInput(req.method === 'POST' ? req.body : req.query);
+    const token = readString(input, 'region', 'region_id');
+    if (!token) throw new AppError(400, 'region is required', { data: {} });
+    const region = await findRegionByToken(ctx.readDb, token);
+    // Anonymous callers get the region's visible permits; logged-in users their data scope.
+    const allowed = region && (!req.user || inScope(regionScope(req.user), region.id));
+    const ids = allowed ? await listVisiblePermitIds(ctx.readDb, region.id) : [];
+    return { success: true, data: { region: token, permits: await loadPermitPayloads(ctx.readDb, ids, { withRisks: false }) } };
+  };
+  const getPermitsConfig = { guard: 'public' as const, failureExtra: { data: {} } };
+  app.get(`${apiRoot}/getPermits`, { config: getPermitsConfig }, getPermits);
+  app.post(`${apiRoot}/getPermits`, { config: getPermitsConfig }, getPermits);
+}
