@@ -6,7 +6,7 @@ describe('the one error path', () => {
   let t: TestApp;
   const logged: unknown[] = [];
   beforeAll(async () => {
-    t = await buildTestApp('sqlite', { env: { LOGIN_RATE_LIMIT: '3' } });
+    t = await buildTestApp('sqlite');
     t.app.get(`${API}/__boom`, async () => {
       throw new Error('disk on fire');
     });
@@ -61,14 +61,24 @@ describe('the one error path', () => {
     expect(text.json()).toEqual({ success: false, message: '请求体应为 JSON 对象或表单' });
   });
 
+  });
+});
+
+describe('login rate limit per client IP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite', { env: { LOGIN_RATE_LIMIT: '3' } });
+  });
+  afterAll(async () => t?.close());
+
   it('limits login attempts per client IP (LOGIN_RATE_LIMIT)', async () => {
     const attempt = () =>
       t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: `u${Math.random()}`, password: 'x' } });
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await attempt()).statusCode);
-    expect(statuses.slice(0, 2)).toEqual([401, 401]);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
     const last = await attempt();
     expect(last.statusCode).toBe(429);
     expect(last.json()).toEqual({ success: false, message: '请求过于频繁，请稍后再试' });
-  });
 });

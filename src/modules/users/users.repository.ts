@@ -54,3 +54,53 @@ export async function loadCurrentUser(db: Executor, id: number): Promise<Current
     must_change_password: row.must_change_password === 1,
   };
 }
+
+/** A user row with the few fields of its department the API shows (one left join). */
+export type UserWithDepartment = UserRow & {
+  department_name: string | null;
+  department_code: string | null;
+  department_region_id: number | null;
+};
+
+function selectUsersWithDepartment(db: Executor) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('service_departments as d', 'd.id', 'u.service_department_id')
+    .selectAll('u')
+    .select(['d.name as department_name', 'd.code as department_code', 'd.region_id as department_region_id']);
+}
+
+export function listUsersWithDepartment(db: Executor, opts: { includeInactive: boolean }): Promise<UserWithDepartment[]> {
+  let q = selectUsersWithDepartment(db);
+  if (!opts.includeInactive) q = q.where('u.is_active', '=', 1);
+  return q.orderBy('u.id').execute();
+}
+
+export function findUserWithDepartment(db: Executor, id: number): Promise<UserWithDepartment | undefined> {
+  return selectUsersWithDepartment(db).where('u.id', '=', id).executeTakeFirst();
+}
+
+/** Number of rows deleted (0 when the user did not exist); the user's sessions go with it (FK cascade). */
+export async function deleteUserRow(db: Executor, id: number): Promise<number> {
+  const r = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+export async function countDepartmentUsers(db: Executor, departmentId: number): Promise<number> {
+  const r = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('service_department_id', '=', departmentId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Unbinds every user of a department; returns how many were unbound. */
+export async function unbindDepartmentUsers(db: Executor, departmentId: number, now: string): Promise<number> {
+  const r = await db
+    .updateTable('users')
+    .set({ service_department_id: null, updated_at: now })
+    .where('service_department_id', '=', departmentId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -1,0 +1,32 @@
+import { presentDepartmentRef } from '../departments/departments.presenter.js';
+import type { UserWithDepartment } from './users.repository.js';
+
+/** The API shape of a user account: ids as strings, booleans as booleans, never the password hash. */
+export function presentUser(u: UserWithDepartment) {
+  const department =
+    u.service_department_id !== null && u.department_name !== null && u.department_code !== null
+      ? presentDepartmentRef({
+          id: u.service_department_id,
+          name: u.department_name,
+          code: u.department_code,
+          region_id: u.department_region_id,
+        })
+      : null;
+  return {
+    id: String(u.id),
+    username: u.username,
+    display_name: u.display_name,
+    role: u.role,
+    grade: u.grade,
+    service_department_id: u.service_department_id === null ? null : String(u.service_department_id),
+    department_role: u.department_role,
+    is_active: u.is_active === 1,
+    must_change_password: u.must_change_password === 1,
+    department,
+    created_at: u.created_at,
+    updated_at: u.updated_at,
+    last_login_at: u.last_login_at,
+  };
+}
+
+export type UserPayload = ReturnType<typeof presentUser>;
