@@ -60,8 +60,6 @@ describe('the one error path', () => {
     expect(text.statusCode).toBe(400);
     expect(text.json()).toEqual({ success: false, message: '请求体应为 JSON 对象或表单' });
   });
-
-  });
 });
 
 describe('login rate limit per client IP', () => {
@@ -81,4 +79,5 @@ describe('login rate limit per client IP', () => {
     const last = await attempt();
     expect(last.statusCode).toBe(429);
     expect(last.json()).toEqual({ success: false, message: '请求过于频繁，请稍后再试' });
+  });
 });
