@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../http/errors.js';
+import { readInt, readNullableString, readStrictInt, readString, type Input } from '../../http/readers.js';
+import { Scalar, Text } from '../users/users.schema.js';
+import { checkGradeRange, givenFields } from '../users/users.rules.js';
+
+const departmentFields = {
+  name: Text(100),
+  phone: Text(50),
+  parent_id: Scalar(20),
+  region_id: Scalar(100),
+  description: Text(1000),
+  grade: Scalar(16),
+};
+
+export const CreateDepartmentBody = Type.Object({ ...departmentFields, code: Text(64) }, { additionalProperties: false });
+export const UpdateDepartmentBody = Type.Object(departmentFields, { additionalProperties: false });
+export const DepartmentParams = Type.Object({ dept_id: Type.String({ maxLength: 40 }) });
+
+const GRADE_RANGE_MESSAGE = '权限等级必须在 0 到 100 之间';
+
+export interface CreateDepartmentInput {
+  name: string;
+  /** As supplied (trimmed); upper-cased for the department, used as given for its account. */
+  code?: string;
+  phone: string | null;
+  parent_id?: string;
+  region_id?: string;
+  description: string | null;
+  grade: number;
+}
+
+export function readCreateDepartmentInput(body: Input): CreateDepartmentInput {
+  const name = readString(body, 'name');
+  if (!name) throw badRequest('服务部门名称不能为空');
+  return {
+    name,
+    code: readString(body, 'code'),
+    phone: readString(body, 'phone') ?? null,
+    parent_id: readString(body, 'parent_id'),
+    region_id: readString(body, 'region_id'),
+    description: readString(body, 'description') ?? null,
+    // Interface 4.4: integer, default 0, a non-numeric value becomes 0.
+    grade: checkGradeRange(readInt(body, 'grade', { def: 0 }), GRADE_RANGE_MESSAGE),
+  };
+}
+
+/** PATCH fields: blank becomes null; absent stays undefined (unchanged). */
+export interface UpdateDepartmentInput {
+  name?: string | null;
+  phone?: string | null;
+  parent_id?: string | null;
+  region_id?: string | null;
+  description?: string | null;
+  grade?: number;
+}
+
+export function readUpdateDepartmentInput(body: Input): UpdateDepartmentInput {
+  const grade = readStrictInt(body, 'grade', '权限等级必须是数字');
+  const input: UpdateDepartmentInput = {
+    name: readNullableString(body, 'name'),
+    phone: readNullableString(body, 'phone'),
+    parent_id: readNullableString(body, 'parent_id'),
+    region_id: readNullableString(body, 'region_id'),
+    description: readNullableString(body, 'description'),
+    grade: grade === undefined ? undefined : checkGradeRange(grade, GRADE_RANGE_MESSAGE),
+  };
+  return givenFields(input);
+}

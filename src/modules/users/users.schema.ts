@@ -1,0 +1,103 @@
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '../../http/errors.js';
+import { readNullableString, readString, type Input } from '../../http/readers.js';
+import { checkRole, DEFAULT_ROLE, DEFAULT_USER_GRADE, givenFields, readGrade, readPassword, readStrictFlag } from './users.rules.js';
+
+// Field shapes shared by the account and organisation bodies. Blank (null, '') is allowed
+// wherever the interface gives blank a meaning; numbers may come as text (forms send text).
+export const Text = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+export const Scalar = (maxLength: number) =>
+  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Number(), Type.Null()]));
+export const Flag = () => Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 }), Type.Number(), Type.Null()]));
+
+const accountFields = {
+  password: Text(256),
+  display_name: Text(100),
+  role: Text(32),
+  grade: Scalar(16),
+  service_department_id: Scalar(20),
+  department_role: Text(32),
+  must_change_password: Flag(),
+};
+
+export const CreateUserBody = Type.Object(
+  {
+    ...accountFields,
+    username: Text(64),
+    parent_department_id: Scalar(20),
+    region_id: Scalar(100),
+    department_phone: Text(50),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateUserBody = Type.Object({ ...accountFields, is_active: Flag() }, { additionalProperties: false });
+
+export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 40 }) });
+
+export interface CreateUserInput {
+  username: string;
+  password: string;
+  display_name: string | null;
+  role: string;
+  grade: number;
+  /** Given: bind to it. Absent: a department is created (or reused) from the fields below. */
+  service_department_id?: string;
+  parent_department_id?: string;
+  region_id?: string;
+  department_phone: string | null;
+  department_role: string | null;
+  must_change_password: boolean;
+}
+
+/** POST /admin/users, checked in the order the messages are most useful (blank credentials first). */
+export function readCreateUserInput(body: Input): CreateUserInput {
+  const username = readString(body, 'username');
+  const password = readPassword(body, 'password');
+  if (!username || !password) throw badRequest('用户名和密码均不能为空');
+  return {
+    username,
+    password,
+    display_name: readString(body, 'display_name') ?? null,
+    role: checkRole(readString(body, 'role') ?? DEFAULT_ROLE),
+    grade: readGrade(body) ?? DEFAULT_USER_GRADE,
+    service_department_id: readString(body, 'service_department_id'),
+    parent_department_id: readString(body, 'parent_department_id'),
+    region_id: readString(body, 'region_id'),
+    department_phone: readString(body, 'department_phone') ?? null,
+    department_role: readString(body, 'department_role') ?? null,
+    must_change_password: readStrictFlag(body, 'must_change_password') ?? false,
+  };
+}
+
+/** PATCH /admin/users/<id>: only what was given; `null` clears (department binding, names). */
+export interface UpdateUserInput {
+  password?: string;
+  service_department_id?: string | null;
+  display_name?: string | null;
+  role?: string;
+  grade?: number;
+  department_role?: string | null;
+  is_active?: boolean;
+  must_change_password?: boolean;
+}
+
+export function readUpdateUserInput(body: Input): UpdateUserInput {
+  const role = readString(body, 'role');
+  const input: UpdateUserInput = {
+    password: readPassword(body, 'password'),
+    service_department_id: readNullableString(body, 'service_department_id'),
+    display_name: readNullableString(body, 'display_name'),
+    role: role === undefined ? undefined : checkRole(role),
+    grade: readGrade(body),
+    department_role: readNullableString(body, 'department_role'),
+    is_active: readStrictFlag(body, 'is_active'),
+    must_change_password: readStrictFlag(body, 'must_change_password'),
+  };
+  return givenFields(input);
+}
+
+export const OwnPasswordBody = Type.Object(
+  { old_password: Text(256), new_password: Text(256) },
+  { additionalProperties: false },
+);
