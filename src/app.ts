@@ -14,6 +14,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
+import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
 import { registerModuleRoutes } from './modules/routes.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   registerSessionResolver(app, ctx);
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);
+  registerMustChangePassword(app, config.apiRoot);
   registerOperationRecorder(app, ctx);
 
   await registerModuleRoutes(app, ctx);

@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createReadStream, existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import type { Guard } from '../http/guards.js';
+import { asInput, readString } from '../http/readers.js';
+import { loginPage, safeNext } from '../modules/auth/login-page.js';
 
 interface PageRoute {
   path: string;
@@ -20,13 +22,62 @@ const PAGES: PageRoute[] = [
   { path: '/admin/v2-debug', file: 'v2_debug.html', guard: 'page-super', missing: '调试页面不存在' },
 ];
 
+/** The pages' built assets: one flat directory of content-hashed files (web/vite.config.ts). */
+const ASSET_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
+const ASSET_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+/**
+ * The pages link their assets relatively (`./assets/…`), so they resolve below `{api_root}/` for
+ * the login and db_admin pages and below `{api_root}/admin/` for the two admin pages.
+ */
+const ASSET_PREFIXES = ['/assets', '/admin/assets'];
+
 /** Serves the built HTML pages; the guard runs before (redirect to login, or the 403 page). */
 export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesDir: string): void {
+  const { apiRoot } = ctx.config;
+
+  // The login page: the built one (it reads `next` and `error` itself), else the minimal form page.
+  app.get(`${apiRoot}/login`, { config: { guard: 'public' } }, async (req, reply) => {
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    const built = await readFile(join(pagesDir, 'login.html')).catch(() => null);
+    if (built) return reply.send(built);
+    const q = asInput(req.query);
+    return reply.send(loginPage(apiRoot, safeNext(apiRoot, readString(q, 'next')), readString(q, 'error') ?? null));
+  });
+
   for (const page of PAGES) {
-    app.get(`${ctx.config.apiRoot}${page.path}`, { config: { guard: page.guard } }, async (_req, reply) => {
+    app.get(`${apiRoot}${page.path}`, { config: { guard: page.guard } }, async (_req, reply) => {
       const file = join(pagesDir, page.file);
       if (!existsSync(file)) throw notFound(page.missing);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await readFile(file));
+    });
+  }
+
+  // Public, no listing, one path segment of known type only (no traversal by construction);
+  // the names carry a content hash, so they may be cached for good.
+  const assetsDir = join(pagesDir, 'assets');
+  for (const prefix of ASSET_PREFIXES) {
+    app.get<{ Params: { name: string } }>(`${apiRoot}${prefix}/:name`, { config: { guard: 'public' } }, async (req, reply) => {
+      const { name } = req.params;
+      const type = ASSET_TYPES[extname(name)];
+      const file = join(assetsDir, name);
+      const info = ASSET_NAME.test(name) && type ? await stat(file).catch(() => null) : null;
+      if (!info?.isFile()) throw notFound('文件不存在');
+      return reply
+        .type(type)
+        .header('content-length', info.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('last-modified', info.mtime.toUTCString())
+        .send(createReadStream(file));
     });
   }
 }

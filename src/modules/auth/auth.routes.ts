@@ -5,7 +5,7 @@ import { asInput, readString } from '../../http/readers.js';
 import { login, logout } from './auth.service.js';
 import { LoginBody } from './auth.schema.js';
 import { presentCurrentUser } from './current-user.js';
-import { loginPage, safeNext } from './login-page.js';
+import { safeNext } from './login-page.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 
 const FORM_ERROR_CODES: Record<number, string> = { 400: 'missing', 401: 'credentials', 403: 'inactive', 429: 'locked' };
@@ -17,11 +17,7 @@ function isForm(req: FastifyRequest): boolean {
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  app.get(`${apiRoot}/login`, { config: { guard: 'public' } }, async (req, reply) => {
-    const q = asInput(req.query);
-    const next = safeNext(apiRoot, readString(q, 'next'));
-    return reply.type('text/html; charset=utf-8').send(loginPage(apiRoot, next, readString(q, 'error') ?? null));
-  });
+  // GET {api_root}/login (the page) is served with the other pages: src/pages/pages.routes.ts.
 
   app.post(
     `${apiRoot}/auth/login`,

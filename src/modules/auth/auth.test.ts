@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
@@ -11,7 +12,8 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   let deptAdminCookie = '';
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect, { build: { now: () => clock } });
+    // No built pages here: the page-missing answers and the minimal login page are under test.
+    t = await buildTestApp(dialect, { build: { now: () => clock, pagesDir: join(tmpdir(), 'lawrisk-no-pages') } });
     // Probe routes for the guard mechanism itself (the real admin routes come with their modules).
     t.app.get(`${API}/admin/__probe-admin`, { config: { guard: 'admin' } }, async () => ({ success: true }));
     t.app.get(`${API}/admin/__probe-login`, async () => ({ success: true }));
@@ -175,7 +177,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
   it('keeps a session across a restart of the app on the same database', async () => {
     const cookie = await t.login();
-    const again = await t.reopen({ now: () => clock });
+    const again = await t.reopen({ now: () => clock, pagesDir: join(tmpdir(), 'lawrisk-no-pages') });
     const me = await again.app.inject({ url: `${API}/auth/me`, headers: { cookie } });
     expect(me.statusCode).toBe(200);
     expect(me.json().data.user.username).toBe('admin');

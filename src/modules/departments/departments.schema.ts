@@ -15,7 +15,6 @@ const departmentFields = {
 
 export const CreateDepartmentBody = Type.Object({ ...departmentFields, code: Text(64) }, { additionalProperties: false });
 export const UpdateDepartmentBody = Type.Object(departmentFields, { additionalProperties: false });
-export const DepartmentParams = Type.Object({ dept_id: Type.String({ maxLength: 40 }) });
 
 const GRADE_RANGE_MESSAGE = '权限等级必须在 0 到 100 之间';
 

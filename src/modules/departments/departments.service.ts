@@ -45,6 +45,12 @@ export async function listChildUnits(db: Executor, parentId: number | null) {
   return rows.sort(byName).map((r) => ({ ...presentDepartmentRef(r), unit_level: r.unit_level || 'unit' }));
 }
 
+/** A failure the caller can act on (a 400 of ours or a constraint error), or null for anything else. */
+function clientFailure(err: unknown): AppError | null {
+  const known = err instanceof AppError ? err : mapDatabaseError(err);
+  return known && known.status === 400 ? known : null;
+}
+
 async function newDepartmentCode(db: Executor): Promise<string> {
   for (;;) {
     const code = randomBytes(4).toString('hex').toUpperCase();
@@ -62,7 +68,11 @@ export interface CreatedDepartment {
  * Creates a department, then its administrator account. The interface keeps the department when
  * the account is refused (部门创建成功,但账号创建失败), so they are two steps, not one transaction.
  */
-export async function createDepartment(ctx: AppContext, input: CreateDepartmentInput): Promise<CreatedDepartment> {
+export async function createDepartment(
+  ctx: AppContext,
+  input: CreateDepartmentInput,
+  onDepartmentCreated: (d: DepartmentPayload) => void = () => {},
+): Promise<CreatedDepartment> {
   const now = nowIso(ctx.now);
   const token = input.code ?? (await newDepartmentCode(ctx.db));
   const code = token.toUpperCase();
@@ -76,6 +86,7 @@ export async function createDepartment(ctx: AppContext, input: CreateDepartmentI
     });
   });
   const department = presentDepartment(row);
+  onDepartmentCreated(department);
   const defaultPassword = `${code}${DEFAULT_PASSWORD_SUFFIX}`;
   try {
     const user = await addAccount(ctx.db, {
@@ -91,8 +102,8 @@ export async function createDepartment(ctx: AppContext, input: CreateDepartmentI
     const created = await findUserWithDepartment(ctx.db, user.id);
     return { department, user: presentUser(created!), default_password: defaultPassword };
   } catch (err) {
-    const known = err instanceof AppError ? err : mapDatabaseError(err);
-    if (!known || known.status >= 500) throw err;
+    const known = clientFailure(err);
+    if (!known) throw err;
     throw badRequest(`部门创建成功,但账号创建失败：${known.message}`, { data: { department } });
   }
 }
@@ -117,7 +128,8 @@ export async function departmentForNewUser(
       description: null, grade: gradeForDepth(placement.depth), unit_level: null, created_at: now, updated_at: now,
     });
   } catch (err) {
-    if (err instanceof AppError && err.status === 400) throw badRequest(`创建单位失败：${err.message}`);
-    throw err;
+    const known = clientFailure(err);
+    if (!known) throw err;
+    throw badRequest(`创建单位失败：${known.message}`);
   }
 }

@@ -11,6 +11,8 @@ export async function insertOperationLog(db: Executor, row: OperationLogInsert):
 export interface LogFilter {
   operator?: string;
   operationType?: string;
+  /** Data scope: only the entries of this operator (users below grade 90 see their own). */
+  operatorId?: number;
   limit: number;
   offset: number;
 }
@@ -22,6 +24,7 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
     q = q.where((eb) => eb.or([eb('operator_username', '=', op), eb('operator_name', '=', op)]));
   }
   if (f.operationType) q = q.where('operation_type', '=', f.operationType);
+  if (f.operatorId !== undefined) q = q.where('operator_id', '=', f.operatorId);
   const [rows, total] = await Promise.all([
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { lowerEquals } from '../../db/dialect.js';
 import type { RegionsTable } from './regions.table.js';
 
 export type RegionRow = Selectable<RegionsTable>;
@@ -46,4 +47,50 @@ export async function findRegionsByTokens(db: Executor, tokens: string[]): Promi
     if (hit) out.set(hit.id, hit);
   }
   return [...out.values()];
+}
+
+export function findRegionById(db: Executor, id: number): Promise<RegionRow | undefined> {
+  return db.selectFrom('regions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Regions with how many permits and service departments use each (what blocks a deletion). */
+export async function listRegionsWithUsage(db: Executor, ids: number[] | 'all') {
+  if (ids !== 'all' && ids.length === 0) return [];
+  let q = db
+    .selectFrom('regions as r')
+    .selectAll('r')
+    .select((eb) => [
+      eb.selectFrom('permits as p').select(eb.fn.countAll<number>().as('n')).whereRef('p.region_id', '=', 'r.id').as('permit_count'),
+      eb
+        .selectFrom('service_departments as d')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('d.region_id', '=', 'r.id')
+        .as('department_count'),
+    ]);
+  if (ids !== 'all') q = q.where('r.id', 'in', ids);
+  const rows = await q.orderBy('r.id').execute();
+  return rows.map((r) => ({
+    ...presentRegion(r),
+    permit_count: Number(r.permit_count ?? 0),
+    department_count: Number(r.department_count ?? 0),
+  }));
+}
+
+/** Another region already holding this name or code (case-insensitive), if any. */
+export function findRegionClash(db: Executor, field: 'name' | 'code', value: string, exceptId: number | null) {
+  let q = db.selectFrom('regions').selectAll().where(lowerEquals(field, value));
+  if (exceptId !== null) q = q.where('id', '!=', exceptId);
+  return q.executeTakeFirst();
+}
+
+export function insertRegion(db: Executor, row: { name: string; code: string | null; created_at: string }): Promise<RegionRow> {
+  return db.insertInto('regions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateRegionRow(db: Executor, id: number, patch: { name?: string; code?: string | null }): Promise<RegionRow> {
+  return db.updateTable('regions').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteRegionRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('regions').where('id', '=', id).execute();
 }

@@ -29,11 +29,16 @@ export interface SnapshotRequest {
 
 /**
  * Saves the current state of the given permits (record, theme and department links, risk list)
- * as one batch, inside the caller's transaction. Returns the batch id, or null when there is
- * nothing to save. Risks are copied with INSERT … SELECT, so large batches stay in the database.
+ * as one batch, inside the caller's transaction. Returns the batch id, or null when none of the
+ * permits exists (nothing to save). Risks are copied with INSERT … SELECT, so large batches stay
+ * in the database.
  */
 export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): Promise<number | null> {
-  const ids = [...new Set(req.permitIds)];
+  const ids: number[] = [];
+  for (const part of chunked([...new Set(req.permitIds)], ID_CHUNK)) {
+    ids.push(...(await trx.selectFrom('permits').select('id').where('id', 'in', part).execute()).map((p) => p.id));
+  }
+  // Permits that do not exist (yet, or any more) have no state to save: no empty batches.
   if (ids.length === 0) return null;
   const batch = await trx
     .insertInto('snapshot_batches')

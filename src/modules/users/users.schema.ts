@@ -33,7 +33,6 @@ export const CreateUserBody = Type.Object(
 
 export const UpdateUserBody = Type.Object({ ...accountFields, is_active: Flag() }, { additionalProperties: false });
 
-export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 40 }) });
 
 export interface CreateUserInput {
   username: string;

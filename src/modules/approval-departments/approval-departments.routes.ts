@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { setupApprovalDepartments } from './approval-departments.service.js';
+
+export function registerApprovalDepartmentRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { apiRoot } = ctx.config;
+
+  app.post(
+    `${apiRoot}/admin/approval-departments/setup`,
+    {
+      config: {
+        guard: 'admin',
+        operation: { type: 'setup', summary: '建立审批部门与服务部门的对应关系', targetType: 'approval_department' },
+      },
+    },
+    async (req) => {
+      const result = await setupApprovalDepartments(ctx.db);
+      req.operation.summary = `审批部门对应关系：已关联 ${result.linked.length} 个，未匹配 ${result.unmatched.length} 个（共 ${result.total} 个）`;
+      return { success: true, data: result };
+    },
+  );
+}

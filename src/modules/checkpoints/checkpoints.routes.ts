@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { asInput, readFlag, readInt, readString } from '../../http/readers.js';
+import { defaultEditor } from '../auth/current-user.js';
+import {
+  BATCH_SIZE, createCheckpoint, deleteCheckpoint, listCheckpoints, restoreCheckpoint,
+} from './checkpoints.service.js';
+
+// JSON or form bodies. The two restore fields take anything: an invalid value falls back to its default.
+const CreateBody = Type.Union([
+  Type.Object({ description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+const RestoreBody = Type.Union([
+  Type.Object(
+    { create_auto_backup: Type.Optional(Type.Unknown()), batch_size: Type.Optional(Type.Unknown()) },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+type WithCheckpointId = FastifyRequest<{ Params: { checkpoint_id: string } }>;
+
+/**
+ * Checkpoints (interface 4.8). A checkpoint holds and a restore replaces every region's data and
+ * the accounts, so every route, the list included, needs the admin guard (docs/checkpoints.md).
+ */
+export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const base = `${ctx.config.apiRoot}/admin/checkpoints`;
+
+  app.get(base, { config: { guard: 'admin' } }, async () => ({
+    success: true,
+    data: { checkpoints: await listCheckpoints(ctx) },
+  }));
+
+  app.post(
+    base,
+    {
+      schema: { body: CreateBody },
+      config: { guard: 'admin', operation: { type: 'checkpoint', summary: '创建检查点', targetType: 'checkpoint' } },
+    },
+    async (req) => {
+      const description = readString(asInput(req.body), 'description') ?? '';
+      req.operation.targetName = description || null;
+      const checkpoint = await createCheckpoint(ctx, description, defaultEditor(req.user));
+      req.operation.targetId = checkpoint.checkpoint_id;
+      req.operation.summary = `创建检查点 ${checkpoint.checkpoint_id}（${checkpoint.total_rows} 行）`;
+      return { success: true, data: checkpoint };
+    },
+  );
+
+  app.post(
+    `${base}/:checkpoint_id/restore`,
+    {
+      schema: { body: RestoreBody },
+      config: { guard: 'admin', operation: { type: 'restore', summary: '恢复检查点', targetType: 'checkpoint' } },
+    },
+    async (req: WithCheckpointId) => {
+      const body = asInput(req.body);
+      req.operation.targetId = req.params.checkpoint_id;
+      const result = await restoreCheckpoint(ctx, req.params.checkpoint_id, {
+        autoBackup: readFlag(body, 'create_auto_backup', true),
+        batchSize: readInt(body, 'batch_size', BATCH_SIZE),
+        operator: defaultEditor(req.user),
+      });
+      const backup = result.auto_backup ? `，自动备份为检查点 ${result.auto_backup}` : '';
+      req.operation.summary = `从检查点 ${result.checkpoint_id} 恢复 ${result.total_rows} 行${backup}`;
+      return {
+        success: true,
+        message: `Checkpoint ${result.checkpoint_id} restored: ${result.tables_restored} tables, ${result.total_rows} rows`,
+        data: result,
+      };
+    },
+  );
+
+  app.delete(
+    `${base}/:checkpoint_id`,
+    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除检查点', targetType: 'checkpoint' } } },
+    async (req: WithCheckpointId) => {
+      req.operation.targetId = req.params.checkpoint_id;
+      await deleteCheckpoint(ctx, req.params.checkpoint_id);
+      req.operation.summary = `删除检查点 ${req.params.checkpoint_id}`;
+      return { success: true, message: 'Checkpoint deleted' };
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import type { RawConnection } from './raw-connection.js';
+
+export interface LiveColumn {
+  name: string;
+  /** blob / bytea: stored in a checkpoint as base64 text. */
+  binary: boolean;
+}
+
+/** The columns of a table as the database has them now, in table order. */
+export async function liveColumns(conn: RawConnection, table: string): Promise<LiveColumn[]> {
+  const rows =
+    conn.kind === 'sqlite'
+      ? await conn.rows('select name, type from pragma_table_info(?) order by cid', [table])
+      : await conn.rows(
+          `select column_name, data_type from information_schema.columns
+           where table_schema = current_schema() and table_name = ? order by ordinal_position`,
+          [table],
+        );
+  return rows.map(([name, type]) => ({ name: String(name), binary: /^(blob|bytea)$/i.test(String(type)) }));
+}
+
+/** Every table of the schema (SQLite's internal tables aside). */
+export async function liveTables(conn: RawConnection): Promise<string[]> {
+  const rows =
+    conn.kind === 'sqlite'
+      ? await conn.rows("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+      : await conn.rows(
+          `select table_name from information_schema.tables
+           where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
+        );
+  return rows.map(([name]) => String(name));
+}
+
+export interface ForeignKey {
+  table: string;
+  column: string;
+  references: string;
+}
+
+/** Every foreign key of the schema: which column of which table points at which table. */
+export async function liveForeignKeys(conn: RawConnection): Promise<ForeignKey[]> {
+  if (conn.kind === 'sqlite') {
+    const out: ForeignKey[] = [];
+    for (const table of await liveTables(conn)) {
+      const rows = await conn.rows('select "from", "table" from pragma_foreign_key_list(?)', [table]);
+      for (const [column, references] of rows) out.push({ table, column: String(column), references: String(references) });
+    }
+    return out;
+  }
+  const rows = await conn.rows(
+    `select kcu.table_name, kcu.column_name, ccu.table_name
+     from information_schema.table_constraints tc
+     join information_schema.key_column_usage kcu
+       on kcu.constraint_name = tc.constraint_name and kcu.constraint_schema = tc.constraint_schema
+     join information_schema.constraint_column_usage ccu
+       on ccu.constraint_name = tc.constraint_name and ccu.constraint_schema = tc.constraint_schema
+     where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`,
+  );
+  return rows.map(([table, column, references]) => ({
+    table: String(table),
+    column: String(column),
+    references: String(references),
+  }));
+}

@@ -1,0 +1,111 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type pg from 'pg';
+import type { DatabaseHandle, DialectKind } from '../../db/connect.js';
+
+/**
+ * One database connection held for a whole checkpoint operation, below Kysely: rows come back as
+ * arrays (no per-row objects for a million rows) and statements are written once with `?`
+ * placeholders for both databases. Checkpoints are the only bulk copy of the service, which is
+ * why they alone work at this level.
+ */
+export interface RawConnection {
+  kind: DialectKind;
+  /** Result rows as arrays of column values, in the order of the select list. */
+  rows(text: string, params?: readonly unknown[]): Promise<unknown[][]>;
+  /** A statement without a result; answers the number of rows it changed. */
+  run(text: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * `snapshot`: every read sees one consistent state (SQLite: the write lock, so no writer can
+   * interleave; PostgreSQL: REPEATABLE READ). `write`: an ordinary all-or-nothing transaction.
+   */
+  transaction<T>(mode: 'snapshot' | 'write', fn: () => Promise<T>): Promise<T>;
+}
+
+/** Largest number of bound parameters in one statement (SQLite's default limit, PostgreSQL's protocol limit). */
+export const MAX_PARAMS: Record<DialectKind, number> = { sqlite: 32_766, postgres: 65_535 };
+
+function sqliteConnection(sqlite: SqliteDatabase.Database): RawConnection {
+  // Prepared once per operation: the multi-row INSERTs are large and repeat thousands of times.
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const prepared = (text: string) => {
+    let stmt = statements.get(text);
+    if (!stmt) {
+      stmt = sqlite.prepare(text);
+      statements.set(text, stmt);
+    }
+    return stmt;
+  };
+  return {
+    kind: 'sqlite',
+    rows: async (text, params = []) => prepared(text).raw(true).all(params as unknown[]) as unknown[][],
+    run: async (text, params = []) => prepared(text).run(params as unknown[]).changes,
+    async transaction(_mode, fn) {
+      // IMMEDIATE takes the write lock up front: the copy is consistent and its own writes
+      // (the chunks) can never fail to upgrade a read lock.
+      sqlite.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn();
+        sqlite.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+        throw err;
+      }
+    },
+  };
+}
+
+function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): RawConnection {
+  const numbered = new Map<string, string>();
+  const toPg = (text: string) => {
+    let out = numbered.get(text);
+    if (out === undefined) {
+      let n = 0;
+      out = text.replace(/\?/g, () => `$${++n}`);
+      numbered.set(text, out);
+    }
+    return out;
+  };
+  return {
+    kind: 'postgres',
+    rows: async (text, params = []) =>
+      (await client.query({ text: toPg(text), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
+    run: async (text, params = []) => (await client.query(toPg(text), params as unknown[])).rowCount ?? 0,
+    async transaction(mode, fn) {
+      await client.query(mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
+      try {
+        const result = await fn();
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        // A failed ROLLBACK means the connection itself is gone: it must not go back to the pool.
+        await client.query('ROLLBACK').catch(() => {
+          state.broken = true;
+        });
+        throw err;
+      }
+    },
+  };
+}
+
+/**
+ * Runs `fn` on one connection of its own. On SQLite that is the single connection, taken through
+ * Kysely so every other query of the process waits for it instead of slipping into our
+ * transaction; on PostgreSQL a pooled client.
+ */
+export async function withRawConnection<T>(dbh: DatabaseHandle, fn: (conn: RawConnection) => Promise<T>): Promise<T> {
+  if (dbh.kind === 'sqlite') {
+    const sqlite = dbh.sqlite!;
+    return dbh.db.connection().execute(() => fn(sqliteConnection(sqlite)));
+  }
+  const client = await dbh.pool!.connect();
+  const state = { broken: false };
+  try {
+    return await fn(postgresConnection(client, state));
+  } finally {
+    client.release(state.broken);
+  }
+}
+
+/** `"name"`: identifiers come from the fixed table list and the live schema, quoted for both databases. */
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -1,0 +1,86 @@
+import { dataChanged, type AppContext } from '../../context.js';
+import { nowIso } from '../../db/dialect.js';
+import { badRequest } from '../../http/errors.js';
+import type { CurrentUser } from '../auth/current-user.js';
+import { applyImportPlan } from './apply-plan.js';
+import type { CommitRequest } from './commit-input.js';
+import type { ImportPlan, SheetCounts } from './import-plan.types.js';
+import { openSession, parsedOf } from './import-session.js';
+import type { Finding, ParsedWorkbook } from './parser/types.js';
+import { allFindings } from './preview-presenter.js';
+import { planSession } from './preview.service.js';
+
+/** How many errors the refusal message spells out; `data.errors` carries all of them. */
+const ERRORS_IN_MESSAGE = 5;
+
+function describeFinding(f: Finding): string {
+  const where = [f.sheet ? `工作表“${f.sheet}”` : '工作簿', f.row !== null ? `第 ${f.row} 行` : '', f.column ? `${f.column} 列` : '']
+    .filter(Boolean)
+    .join(' ');
+  return `${where}${f.header ? `（${f.header}）` : ''}：${f.message}`;
+}
+
+/** Refuses a plan that still has errors, naming the first few (all of them in `data.errors`). */
+function assertCommittable(plan: ImportPlan): void {
+  const errors = allFindings(plan).filter((f) => f.severity === 'error');
+  if (errors.length > 0) {
+    const shown = errors.slice(0, ERRORS_IN_MESSAGE).map(describeFinding).join('；');
+    const more = errors.length > ERRORS_IN_MESSAGE ? `；等共 ${errors.length} 个错误` : '';
+    throw badRequest(`所选工作表存在错误，未导入任何数据：${shown}${more}`, { data: { errors } });
+  }
+  if (plan.permits.length === 0) throw badRequest('所选工作表中没有可导入的许可事项');
+}
+
+/** The sheets to apply: the ones asked for (each must exist), else every sheet with a header and data. */
+function chooseSheets(workbook: ParsedWorkbook, req: CommitRequest): string[] {
+  const names = new Set(workbook.sheets.map((s) => s.name));
+  const named = [...req.sheets, ...Object.keys(req.overrides), ...Object.keys(req.themeBindings)];
+  const unknown = named.filter((n) => !names.has(n));
+  if (unknown.length > 0) throw badRequest(`工作表不存在：${[...new Set(unknown)].join('、')}`);
+  const sheets = req.sheets.length > 0
+    ? req.sheets
+    : workbook.sheets.filter((s) => s.headerRow !== null && s.dataRows > 0).map((s) => s.name);
+  if (sheets.length === 0) throw badRequest('工作簿中没有可导入的工作表（需要表头行和数据行）');
+  return sheets;
+}
+
+export interface CommitResult {
+  session_id: string;
+  filename: string;
+  file_id: string;
+  snapshot_batch_id: string | null;
+  sheets: Array<{ sheet: string } & SheetCounts>;
+  totals: SheetCounts;
+  regions_created: Array<{ id: string; name: string }>;
+  themes_created: Array<{ id: string; name: string }>;
+}
+
+/**
+ * Commit step: recomputes the plan inside one transaction (so it matches the database it is
+ * written to), refuses it while errors remain, applies it all or nothing, then tells the search
+ * index which permits changed.
+ */
+export async function commitImport(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitResult> {
+  const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
+  const sheets = chooseSheets(parsedOf(session), req);
+  const now = nowIso(ctx.now);
+  const { plan, outcome } = await ctx.db.transaction().execute(async (trx) => {
+    const { plan } = await planSession(trx, user, session, { sheets, overrides: req.overrides, themeBindings: req.themeBindings });
+    assertCommittable(plan);
+    const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
+    const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now });
+    return { plan, outcome };
+  });
+  if (outcome.touchedPermitIds.length > 0) await dataChanged(ctx, { kind: 'permits', permitIds: outcome.touchedPermitIds });
+  const named = (rows: Array<{ id: number; name: string }>) => rows.map((r) => ({ id: String(r.id), name: r.name }));
+  return {
+    session_id: session.id,
+    filename: session.filename,
+    file_id: String(outcome.fileId),
+    snapshot_batch_id: outcome.snapshotBatchId === null ? null : String(outcome.snapshotBatchId),
+    sheets: plan.sheets.map((s) => ({ sheet: s.sheet.name, ...s.counts })),
+    totals: plan.totals,
+    regions_created: named(outcome.regionsCreated),
+    themes_created: named(outcome.themesCreated),
+  };
+}

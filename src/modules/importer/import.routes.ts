@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { badRequest } from '../../http/errors.js';
+import { asInput, readString } from '../../http/readers.js';
+import { readCommitRequest } from './commit-input.js';
+import { commitImport } from './commit.service.js';
+import { readMultipartForm } from './multipart-form.js';
+import { previewSession } from './preview.service.js';
+import { uploadBinding } from './session-binding.js';
+import { createImportSession } from './upload.service.js';
+
+/** Upload → preview → commit (interface 4.7). Every route needs a login (the /admin default). */
+export function registerImportRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const base = `${ctx.config.apiRoot}/admin/permit-import`;
+
+  app.post(`${base}/upload`, async (req) => {
+    const form = await readMultipartForm(req, ctx.config.importMaxBytes);
+    if (!form.file) throw badRequest('请选择要上传的Excel文件');
+    const binding = await uploadBinding(ctx.db, req.user!, form.fields);
+    const data = await createImportSession(ctx, req.user!, form.file, binding);
+    return { success: true, data };
+  });
+
+  app.get<{ Params: { session_id: string } }>(`${base}/session/:session_id/preview`, async (req) => {
+    const data = await previewSession(ctx, req.user!, readString(asInput(req.params), 'session_id'));
+    return { success: true, data };
+  });
+
+  app.get(`${base}/preview`, async (req) => {
+    const data = await previewSession(ctx, req.user!, readString(asInput(req.query), 'session_id', 'sessionId'));
+    return { success: true, data };
+  });
+
+  app.post(
+    `${base}/commit`,
+    { config: { operation: { type: 'import', summary: '导入工作簿', targetType: 'file' } } },
+    async (req) => {
+      const data = await commitImport(ctx, req.user!, readCommitRequest(asInput(req.body), req.user!));
+      const t = data.totals;
+      req.operation.targetId = data.file_id;
+      req.operation.targetName = data.filename;
+      req.operation.summary =
+        `导入 ${data.filename}：${t.permits} 个许可事项（新增 ${t.new}、更新 ${t.changed}、未变 ${t.unchanged}），` +
+        `${t.risks} 条风险（新增 ${t.risks_added}、移除 ${t.risks_removed}）`;
+      return { success: true, data };
+    },
+  );
+}

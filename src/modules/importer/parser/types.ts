@@ -1,0 +1,93 @@
+/** Shapes produced by the workbook parser; the import service and preview consume them as they are. */
+
+export type FieldKey =
+  | 'region'
+  | 'themes'
+  | 'permitName'
+  | 'permitCode'
+  | 'implementationLevel'
+  | 'approvalDepartments'
+  | 'internalContact'
+  | 'contactInfo'
+  | 'riskType'
+  | 'riskPoint'
+  | 'legalBasis'
+  | 'consequence'
+  | 'prevention'
+  | 'level'
+  | 'visible';
+
+export interface ParseLimits {
+  /** Rows holding values, summed over every sheet of one workbook. */
+  maxRows: number;
+  /** Characters (code points) in one cell after trimming. */
+  maxCellChars: number;
+  /** Sum of the uncompressed sizes the zip central directory declares (zip-bomb guard). */
+  maxUncompressedBytes: number;
+}
+
+export interface Finding {
+  severity: 'error' | 'warning';
+  /** Stable machine code, see FINDING_CODES in findings.ts. */
+  code: string;
+  sheet: string | null;
+  /** Excel row number, 1-based. */
+  row: number | null;
+  /** Column letter, e.g. 'D'. */
+  column: string | null;
+  /** Canonical column name (e.g. '许可事项'), or the file's header text for unknown columns. */
+  header: string | null;
+  /** Chinese, for a clerk. */
+  message: string;
+}
+
+export interface ColumnMapping {
+  letter: string;
+  index: number;
+  /** Header text as in the file (trimmed). */
+  header: string;
+  field: FieldKey | null;
+  canonical: string | null;
+}
+
+export interface ParsedRisk {
+  row: number;
+  riskType: string | null;
+  title: string;
+  description: string | null;
+  legalBasis: string | null;
+  consequence: string | null;
+  prevention: string | null;
+  level: string | null;
+}
+
+export interface ParsedPermit {
+  rows: number[];
+  region: string | null;
+  code: string | null;
+  name: string;
+  implementationLevel: string | null;
+  approvalDepartments: string[];
+  internalContact: string | null;
+  contactInfo: string | null;
+  themes: string[];
+  visible: boolean;
+  risks: ParsedRisk[];
+}
+
+export interface ParsedSheet {
+  name: string;
+  index: number;
+  headerRow: number | null;
+  firstDataRow: number | null;
+  dataRows: number;
+  columns: ColumnMapping[];
+  permits: ParsedPermit[];
+  findings: Finding[];
+}
+
+export interface ParsedWorkbook {
+  sheets: ParsedSheet[];
+  /** Workbook-level findings (not tied to one sheet). */
+  findings: Finding[];
+}

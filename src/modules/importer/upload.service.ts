@@ -1,0 +1,72 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { nowIso } from '../../db/dialect.js';
+import { badRequest } from '../../http/errors.js';
+import { operatorName, type CurrentUser } from '../auth/current-user.js';
+import { SESSION_TTL_MS } from './import-session.js';
+import { deleteExpiredSessions, findLiveSession, insertImportSession } from './import-sessions.repository.js';
+import { DEFAULT_CONTENT_TYPE } from './multipart-form.js';
+import { WorkbookRejected } from './parser/errors.js';
+import { parseWorkbook } from './parser/parse-workbook.js';
+import type { ParsedWorkbook } from './parser/types.js';
+import { describeSession, type SessionDescription } from './preview.service.js';
+import type { Binding } from './session-binding.js';
+
+export interface WorkbookUpload {
+  filename: string;
+  contentType: string | null;
+  content: Buffer;
+}
+
+/** A stored file name: the last path segment, no control characters, at most 200 characters. */
+function cleanFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(/\p{Cc}/gu, '').trim().slice(-200);
+  return clean === '' ? 'workbook.xlsx' : clean;
+}
+
+/** Parses a workbook, turning a refused file into the 400 the clerk sees (never a 500). */
+export async function parseUploadedWorkbook(content: Buffer): Promise<ParsedWorkbook> {
+  try {
+    return await parseWorkbook(content);
+  } catch (err) {
+    if (err instanceof WorkbookRejected) throw badRequest(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Upload step (also re-import and demo data): parse, store the session with the workbook and its
+ * parsed form (so any instance can preview and commit it), and answer with its preview.
+ */
+export async function createImportSession(
+  ctx: AppContext,
+  user: CurrentUser,
+  upload: WorkbookUpload,
+  binding: Binding,
+): Promise<SessionDescription> {
+  if (upload.content.length === 0) throw badRequest('上传的文件为空');
+  const parsed = await parseUploadedWorkbook(upload.content);
+  const now = ctx.now();
+  await deleteExpiredSessions(ctx.db, nowIso(() => now));
+  const id = randomUUID();
+  await insertImportSession(ctx.db, {
+    id,
+    uploader_id: user.id,
+    uploader_name: operatorName(user),
+    filename: cleanFilename(upload.filename),
+    content_type: upload.contentType?.trim() || DEFAULT_CONTENT_TYPE,
+    size: upload.content.length,
+    sha256: createHash('sha256').update(upload.content).digest('hex'),
+    content: upload.content,
+    binding_mode: binding.mode,
+    department_id: binding.departmentId,
+    parsed: JSON.stringify(parsed),
+    created_at: nowIso(() => now),
+    expires_at: nowIso(() => now + SESSION_TTL_MS),
+    committed_at: null,
+  });
+  const session = await findLiveSession(ctx.db, id, nowIso(() => now));
+  if (!session) throw new Error('import session vanished right after it was stored');
+  return describeSession(ctx.db, user, session);
+}

@@ -1,0 +1,63 @@
+import { dataChanged, type AppContext } from '../../context.js';
+import { nowIso } from '../../db/dialect.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { RegionScope } from '../auth/data-scope.js';
+import { requireRegionForChange } from '../regions/regions.service.js';
+import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
+import { findPermitByToken, matchTheme, PERMIT_NOT_FOUND, permitThemeRefs } from './permit-lookup.js';
+import { deletePermitRow } from './permits.repository.js';
+
+export interface DeletePermitRequest {
+  region?: string;
+  permit?: string;
+  theme?: string;
+  editedBy: string;
+  changeSummary: string | null;
+}
+
+export interface DeletePermitResult {
+  deleted: true;
+  permit_id: string;
+  permit_name: string;
+  region_id: string;
+  theme_id: string;
+  snapshot_batch_id: string;
+  risk_count: number;
+}
+
+export const NO_THEME_MESSAGE = '未找到许可所属主题,无法删除';
+
+/**
+ * DELETE /admin/permits: saves the permit (record, links, risks) as one snapshot batch and
+ * deletes it, in one transaction, so a deletion never exists without its snapshot.
+ */
+export async function deletePermit(ctx: AppContext, scope: RegionScope, req: DeletePermitRequest): Promise<DeletePermitResult> {
+  if (!req.region || !req.permit) throw badRequest('region_id 和 permit_id 均为必填');
+  const { region, permit } = req;
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const regionRow = await requireRegionForChange(trx, region, scope);
+    const row = await findPermitByToken(trx, regionRow.id, permit);
+    if (!row) throw notFound(PERMIT_NOT_FOUND);
+    // A given theme must be one of the permit's; a blank one is resolved from the permit.
+    const themes = await permitThemeRefs(trx, row);
+    const theme = req.theme ? matchTheme(themes, req.theme) : (themes[0] ?? null);
+    if (!theme) throw badRequest(NO_THEME_MESSAGE);
+
+    const batchId = await createSnapshotBatch(trx, {
+      reason: 'delete', editedBy: req.editedBy, changeSummary: req.changeSummary, permitIds: [row.id], now: nowIso(ctx.now),
+    });
+    const batch = await trx.selectFrom('snapshot_batches').select('risk_count').where('id', '=', batchId!).executeTakeFirstOrThrow();
+    if (!(await deletePermitRow(trx, row.id))) throw notFound(PERMIT_NOT_FOUND);
+    return {
+      deleted: true as const,
+      permit_id: String(row.id),
+      permit_name: row.name,
+      region_id: String(row.region_id),
+      theme_id: theme.id,
+      snapshot_batch_id: String(batchId),
+      risk_count: batch.risk_count,
+    };
+  });
+  await dataChanged(ctx, { kind: 'permits', permitIds: [Number(result.permit_id)] });
+  return result;
+}

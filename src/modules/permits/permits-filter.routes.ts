@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { asInput, readString } from '../../http/readers.js';
+import { Scalar } from '../users/users.schema.js';
+import { filterPermits } from './permits-filter.service.js';
+
+const PermitFilterBody = Type.Union([
+  Type.Object(
+    {
+      municipal_dept_id: Scalar(20),
+      district_dept_id: Scalar(20),
+      region: Scalar(100),
+      search_text: Scalar(200),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+/** POST /admin/permits/filter (interface 4.4): login guard, results within the caller's data scope. */
+export function registerPermitsFilterRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post(`${ctx.config.apiRoot}/admin/permits/filter`, { schema: { body: PermitFilterBody }, config: { guard: 'login' } }, async (req) => {
+    const body = asInput(req.body);
+    const data = await filterPermits(ctx.readDb, req.user!, {
+      municipal_dept_id: readString(body, 'municipal_dept_id'),
+      district_dept_id: readString(body, 'district_dept_id'),
+      region: readString(body, 'region'),
+      search_text: readString(body, 'search_text'),
+    });
+    return { success: true, data };
+  });
+}

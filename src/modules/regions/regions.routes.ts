@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { asInput, readNullableString } from '../../http/readers.js';
+import { regionScope } from '../auth/data-scope.js';
+import { parseRecordId } from '../permits/record-id.js';
+import { createRegion, deleteRegion, listRegionsFor, updateRegion, type RegionInput } from './regions.service.js';
+
+function regionInput(req: FastifyRequest): RegionInput {
+  const body = asInput(req.body);
+  return { name: readNullableString(body, 'name'), code: readNullableString(body, 'code') };
+}
+
+const regionIdOf = (req: FastifyRequest) => parseRecordId((req.params as { region_id?: string }).region_id);
+
+/** Region browsing (4.6) and administration (decisions.md, "Import workbook"). */
+export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { apiRoot } = ctx.config;
+
+  app.get(`${apiRoot}/admin/regions`, async (req) => ({
+    success: true,
+    data: { regions: await listRegionsFor(ctx.readDb, regionScope(req.user)) },
+  }));
+
+  app.post(
+    `${apiRoot}/admin/regions`,
+    { config: { guard: 'admin', operation: { type: 'create', summary: '新建区域', targetType: 'region' } } },
+    async (req) => {
+      const region = await createRegion(ctx, regionInput(req));
+      Object.assign(req.operation, { targetId: region.id, targetName: region.name, summary: `新建区域 ${region.name}` });
+      return { success: true, data: { region } };
+    },
+  );
+
+  app.patch(
+    `${apiRoot}/admin/regions/:region_id`,
+    { config: { guard: 'admin', operation: { type: 'update', summary: '修改区域', targetType: 'region' } } },
+    async (req) => {
+      req.operation.targetId = regionIdOf(req);
+      const region = await updateRegion(ctx, regionIdOf(req), regionInput(req));
+      Object.assign(req.operation, { targetName: region.name, summary: `修改区域 ${region.name}` });
+      return { success: true, data: { region } };
+    },
+  );
+
+  app.delete(
+    `${apiRoot}/admin/regions/:region_id`,
+    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除区域', targetType: 'region' } } },
+    async (req) => {
+      req.operation.targetId = regionIdOf(req);
+      const result = await deleteRegion(ctx, regionIdOf(req));
+      Object.assign(req.operation, { targetName: result.region.name, summary: `删除区域 ${result.region.name}` });
+      return { success: true, data: result };
+    },
+  );
+}

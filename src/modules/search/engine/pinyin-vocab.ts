@@ -1,0 +1,67 @@
+import { getLexicon } from './lexicon.js';
+import { readingKeys, runReadings } from './pinyin.js';
+
+/**
+ * What pinyin and initials queries, and homophone typos, are resolved against: the words of
+ * permit names and themes plus the domain vocabulary, and the bigrams of permit names, each
+ * filed under every way it can be read.
+ */
+export class PinyinVocab {
+  private readonly bySyllables = new Map<string, Set<string>>();
+  private readonly byInitials = new Map<string, Set<string>>();
+  private readonly nameBigrams = new Set<string>();
+  private readonly bigramsBySound = new Map<string, Set<string>>();
+  private readonly seenWords = new Set<string>();
+  private readonly seenRuns = new Set<string>();
+
+  constructor() {
+    for (const w of getLexicon().vocabulary) this.addWord(w);
+  }
+
+  /** A CJK word of 2 to 8 characters becomes reachable by its pinyin and initials. */
+  addWord(word: string): void {
+    if (word.length < 2 || word.length > 8 || this.seenWords.has(word) || !/^[\u3400-\u9fff]+$/.test(word)) return;
+    this.seenWords.add(word);
+    const readings = runReadings(word);
+    for (const k of readingKeys(readings, 0, word.length, false, ' ').slice(0, 8)) file(this.bySyllables, k, word);
+    for (const k of readingKeys(readings, 0, word.length, true, '').slice(0, 8)) file(this.byInitials, k, word);
+  }
+
+  /** The bigrams of a run of a permit name, for homophone typo correction. */
+  addNameRun(run: string, readings: string[][]): void {
+    if (this.seenRuns.has(run)) return;
+    this.seenRuns.add(run);
+    for (let i = 0; i + 1 < run.length; i++) {
+      const bigram = run.slice(i, i + 2);
+      this.nameBigrams.add(bigram);
+      for (const k of readingKeys(readings, i, i + 2, false, ' ')) file(this.bigramsBySound, k, bigram);
+    }
+  }
+
+  wordsBySyllables(syllables: string): Iterable<string> {
+    return this.bySyllables.get(syllables) ?? [];
+  }
+
+  wordsByInitials(initials: string): Iterable<string> {
+    return this.byInitials.get(initials) ?? [];
+  }
+
+  isNameBigram(bigram: string): boolean {
+    return this.nameBigrams.has(bigram);
+  }
+
+  /** Name bigrams that can sound like the given CJK bigram (any reading of either character). */
+  soundAlikes(bigram: string): string[] {
+    const out = new Set<string>();
+    const readings = runReadings(bigram);
+    for (const k of readingKeys(readings, 0, 2, false, ' ')) for (const b of this.bigramsBySound.get(k) ?? []) out.add(b);
+    out.delete(bigram);
+    return [...out];
+  }
+}
+
+function file(map: Map<string, Set<string>>, key: string, word: string): void {
+  const set = map.get(key);
+  if (set) set.add(word);
+  else map.set(key, new Set([word]));
+}

@@ -1,0 +1,157 @@
+import { getLexicon } from './lexicon.js';
+import { normalizeText } from './normalize.js';
+import { cutForSearch, cutWords } from './segmenter.js';
+import { syllabify } from './pinyin.js';
+import { MAX_CORRECTIONS, W } from './ranking-params.js';
+import { initialsKey, pinyinKey, runsOf, type Run } from './terms.js';
+import { TermCollector, type QueryPlan } from './query-terms.js';
+import type { PinyinVocab } from './pinyin-vocab.js';
+import type { TermOrigin } from './types.js';
+
+/**
+ * Query analysis: the same normalisation as documents, bigrams and words of CJK runs with
+ * intent words weighed down, synonyms from the domain dictionary, homophone corrections for
+ * bigrams no permit name has, and pinyin/initials for latin runs.
+ */
+export function analyzeQuery(query: string, vocab: PinyinVocab): QueryPlan {
+  const normalized = normalizeText(query);
+  const posWeight = new Float32Array(normalized.length);
+  const out = new TermCollector();
+  const runs = runsOf(normalized);
+  const latin: Run[] = [];
+  for (const run of runs) {
+    if (run.cjk) analyzeCjkRun(run, vocab, out, posWeight);
+    else {
+      posWeight.fill(1, run.start, run.start + run.text.length);
+      latin.push(run);
+    }
+  }
+  analyzeLatinRuns(latin, vocab, out);
+  return { normalized, terms: out.terms(), posWeight, runs: runs.filter((r) => r.cjk).map((r) => r.text) };
+}
+
+function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeight: Float32Array): void {
+  const { text, start } = run;
+  const lex = getLexicon();
+  const words = cutWords(text);
+  const cw = new Float32Array(text.length).fill(1);
+  const wordAt = new Set<string>();
+  let p = 0;
+  for (const w of words) {
+    if (lex.intent.has(w)) cw.fill(W.intentChar, p, p + w.length);
+    wordAt.add(w);
+    p += w.length;
+  }
+  posWeight.set(cw, start);
+  const meanWeight = (from: number, to: number) => cw.slice(from, to).reduce((a, b) => a + b, 0) / (to - from);
+
+  if (text.length === 1) out.add(text, text, 'unigram', W.loneUnigram * cw[0], start, start + 1);
+  for (let i = 0; i + 1 < text.length; i++) {
+    const bigram = text.slice(i, i + 2);
+    const weight = meanWeight(i, i + 2);
+    out.add(bigram, bigram, wordAt.has(bigram) ? 'word' : 'bigram', weight, start + i, start + i + 2);
+    if (!vocab.isNameBigram(bigram) && !wordAt.has(bigram)) {
+      for (const alike of vocab.soundAlikes(bigram).slice(0, MAX_CORRECTIONS)) {
+        out.add(alike, alike, 'correction', W.correction * weight, start + i, start + i + 2);
+      }
+    }
+  }
+  p = 0;
+  for (const w of words) {
+    if (w.length === 1 && text.length > 1 && cw[p] === 1) out.add(w, w, 'unigram', W.unigram, start + p, start + p + 1);
+    p += w.length;
+  }
+  const seen = new Set<string>();
+  for (const w of [...words, ...cutForSearch(text)]) {
+    if (seen.has(w)) continue;
+    seen.add(w);
+    const at = text.indexOf(w);
+    const weight = meanWeight(at, at + w.length);
+    if (w.length >= 3) out.add(w, w, 'word', W.word * weight, start + at, start + at + w.length);
+    addSynonyms(w, weight, start + at, start + at + w.length, out);
+  }
+}
+
+/** Members of the word's synonym groups, each worth about as much as the word itself. */
+function addSynonyms(word: string, weight: number, from: number, to: number, out: TermCollector, origin: TermOrigin = 'synonym'): void {
+  const lex = getLexicon();
+  for (const g of lex.groupsOf.get(word) ?? []) {
+    for (const member of lex.groups[g]) {
+      if (member !== word) addPhrase(member, origin, W.synonym * weight, Math.max(1, word.length - 1), from, to, out);
+    }
+  }
+}
+
+/**
+ * Adds the keys of a phrase standing for query positions [from, to): its bigrams (or its single
+ * character), its whole form when it is a word of 3+ characters, its latin tokens. The weight is
+ * spread when the phrase has more bigrams than the budget, so a long stand-in does not outweigh
+ * the short text it replaces.
+ */
+function addPhrase(phrase: string, origin: TermOrigin, weight: number, budget: number, from: number, to: number, out: TermCollector): void {
+  for (const run of runsOf(phrase)) {
+    const t = run.text;
+    if (!run.cjk || t.length === 1) {
+      out.add(t, t, origin, weight, from, to);
+      continue;
+    }
+    const each = weight * Math.min(1, budget / (t.length - 1));
+    for (let i = 0; i + 1 < t.length; i++) out.add(t.slice(i, i + 2), t.slice(i, i + 2), origin, each, from, to);
+    if (t.length >= 3) out.add(t, t, origin, W.word * weight, from, to);
+  }
+}
+
+interface Syllable {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Latin runs: the token itself and its synonyms; then, read together, either full pinyin
+ * (syllable bigrams against name pinyin, and vocabulary words spelt by the syllables) or, when
+ * a run is not pinyin, initials (n-grams against name initials, and words with those initials).
+ */
+function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, out: TermCollector): void {
+  const syllables: Syllable[] = [];
+  for (const run of runs) {
+    const end = run.start + run.text.length;
+    out.add(run.text, run.text, 'word', 1, run.start, end);
+    addSynonyms(run.text, 1, run.start, end, out);
+    if (!/^[a-z]+$/.test(run.text)) continue;
+    const syl = syllabify(run.text);
+    if (syl) {
+      let at = run.start;
+      for (const s of syl) {
+        syllables.push({ text: s, start: at, end: at + s.length });
+        at += s.length;
+      }
+    } else if (run.text.length >= 2) addInitials(run, vocab, out);
+  }
+  for (let i = 0; i + 1 < syllables.length; i++) {
+    const key = syllables[i].text + ' ' + syllables[i + 1].text;
+    out.add(pinyinKey(key), key, 'pinyin', W.pinyinBigram, syllables[i].start, syllables[i + 1].end);
+  }
+  for (let i = 0; i < syllables.length; i++) {
+    for (let j = i + 2; j <= Math.min(syllables.length, i + 6); j++) {
+      const key = syllables.slice(i, j).map((s) => s.text).join(' ');
+      for (const word of vocab.wordsBySyllables(key)) {
+        addPhrase(word, 'pinyin', W.pinyinWord, word.length - 1, syllables[i].start, syllables[j - 1].end, out);
+        addSynonyms(word, W.pinyinWord, syllables[i].start, syllables[j - 1].end, out, 'pinyin');
+      }
+    }
+  }
+}
+
+function addInitials(run: Run, vocab: PinyinVocab, out: TermCollector): void {
+  const t = run.text;
+  for (let i = 0; i + 1 < t.length; i++) {
+    out.add(initialsKey(t.slice(i, i + 2)), t.slice(i, i + 2), 'initials', W.initials2, run.start + i, run.start + i + 2);
+    if (i + 2 < t.length) out.add(initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials', W.initials3, run.start + i, run.start + i + 3);
+  }
+  const end = run.start + t.length;
+  for (const word of vocab.wordsByInitials(t)) {
+    addPhrase(word, 'initials', W.initialsWord, word.length - 1, run.start, end, out);
+    addSynonyms(word, W.initialsWord, run.start, end, out, 'initials');
+  }
+}

@@ -1,0 +1,79 @@
+import { dataChanged, type AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { nowIso } from '../../db/dialect.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { parseId } from '../users/users.rules.js';
+import {
+  deleteThemeRow, findThemeById, findThemeByName, insertTheme, listThemesWithUsage, renameThemeRow, type ThemeRow,
+} from './themes-catalog.repository.js';
+
+const NOT_FOUND = '主题不存在';
+
+export function presentTheme(t: ThemeRow) {
+  return { id: String(t.id), name: t.name, created_at: t.created_at };
+}
+
+export async function listCatalogThemes(db: Executor) {
+  const rows = await listThemesWithUsage(db);
+  return rows.map((t) => ({
+    ...presentTheme(t),
+    permit_count: Number(t.permit_count ?? 0),
+    region_count: Number(t.region_count ?? 0),
+  }));
+}
+
+function checkName(name: string | undefined): string {
+  if (!name) throw badRequest('主题名称不能为空');
+  return name;
+}
+
+async function assertNameFree(db: Executor, name: string, exceptId: number | null): Promise<void> {
+  const other = await findThemeByName(db, name);
+  if (other && other.id !== exceptId) throw badRequest(`主题 ${name} 已存在`);
+}
+
+// Themes are part of what search shows, so every change tells the index at once.
+
+export async function createTheme(ctx: AppContext, rawName: string | undefined): Promise<ThemeRow> {
+  const name = checkName(rawName);
+  const theme = await ctx.db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, name, null);
+    return insertTheme(trx, name, nowIso(ctx.now));
+  });
+  await dataChanged(ctx, { kind: 'all' });
+  return theme;
+}
+
+export async function renameTheme(ctx: AppContext, rawId: string, rawName: string | undefined) {
+  const name = checkName(rawName);
+  const id = parseId(rawId);
+  if (id === null) throw notFound(NOT_FOUND);
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const before = await findThemeById(trx, id);
+    if (!before) throw notFound(NOT_FOUND);
+    await assertNameFree(trx, name, id);
+    await renameThemeRow(trx, id, name);
+    return { theme: { ...before, name }, previousName: before.name };
+  });
+  await dataChanged(ctx, { kind: 'all' });
+  return result;
+}
+
+/** Removes a theme, its region associations and its permit links; 404 when nothing was deleted. */
+export async function deleteTheme(ctx: AppContext, rawId: string) {
+  const id = parseId(rawId);
+  if (id === null) throw notFound(NOT_FOUND);
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const theme = await findThemeById(trx, id);
+    const removed = await deleteThemeRow(trx, id);
+    return { theme, ...removed };
+  });
+  if (!result.deleted || !result.theme) throw notFound(NOT_FOUND);
+  await dataChanged(ctx, { kind: 'all' });
+  return {
+    deleted: true,
+    theme: presentTheme(result.theme),
+    removed_region_links: result.regionLinks,
+    removed_permit_links: result.permitLinks,
+  };
+}

@@ -1,0 +1,27 @@
+import type { AppContext } from '../../context.js';
+import { nowIso } from '../../db/dialect.js';
+import { badRequest, unauthorized } from '../../http/errors.js';
+import { sessionIdOf } from '../auth/auth.service.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { deleteUserSessions } from '../sessions/sessions.repository.js';
+import type { Actor } from './users.service.js';
+import { findUserById, updateUser } from './users.repository.js';
+import { MIN_OWN_PASSWORD_LENGTH } from './users.rules.js';
+
+/**
+ * A user replaces its own password: the old one must match, the new one is at least 8 characters
+ * and differs from it. Clears the must-change flag and ends the user's other sessions.
+ */
+export async function changeOwnPassword(ctx: AppContext, actor: Actor, oldPassword?: string, newPassword?: string): Promise<void> {
+  if (!oldPassword || !newPassword) throw badRequest('原密码和新密码均不能为空');
+  const row = await findUserById(ctx.db, actor.user.id);
+  if (!row) throw unauthorized();
+  if (!(await verifyPassword(row.password_hash, oldPassword))) throw badRequest('原密码不正确');
+  if (newPassword.length < MIN_OWN_PASSWORD_LENGTH) throw badRequest(`新密码至少需要 ${MIN_OWN_PASSWORD_LENGTH} 个字符`);
+  if (newPassword === oldPassword) throw badRequest('新密码不能与原密码相同');
+  const passwordHash = await hashPassword(newPassword);
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUser(trx, row.id, { password_hash: passwordHash, must_change_password: 0, updated_at: nowIso(ctx.now) });
+    await deleteUserSessions(trx, row.id, actor.sessionToken ? sessionIdOf(actor.sessionToken) : undefined);
+  });
+}

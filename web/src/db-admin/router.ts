@@ -1,0 +1,3 @@
+import { createHashRouter } from '../shared/router';
+
+export const { route, navigate } = createHashRouter('/dashboard');

@@ -1,0 +1,4 @@
+import { mountPage } from '../shared/mount';
+import LoginPage from './LoginPage.vue';
+
+mountPage(LoginPage);

@@ -1,0 +1,49 @@
+import { ElMessageBox } from 'element-plus';
+
+/** A yes/no confirmation; resolves true when confirmed. */
+export async function confirmAction(message: string, title = '请确认', confirmText = '确定', danger = true): Promise<boolean> {
+  try {
+    await ElMessageBox.confirm(message, title, {
+      type: danger ? 'warning' : 'info',
+      confirmButtonText: confirmText,
+      cancelButtonText: '取消',
+      confirmButtonClass: danger ? 'el-button--danger' : undefined,
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Asks for a line of text (e.g. a change summary); null when cancelled. */
+export async function promptText(message: string, title: string, placeholder = '', required = false): Promise<string | null> {
+  try {
+    const { value } = await ElMessageBox.prompt(message, title, {
+      confirmButtonText: '确定',
+      cancelButtonText: '取消',
+      inputPlaceholder: placeholder,
+      inputValidator: (v: string) => !required || (v ?? '').trim() !== '' || '此项不能为空',
+    });
+    return (value ?? '').trim();
+  } catch {
+    return null;
+  }
+}
+
+/** A destructive action confirmed by typing an exact word (e.g. the checkpoint id). */
+export async function confirmTyped(message: string, title: string, expected: string): Promise<boolean> {
+  try {
+    await ElMessageBox.prompt(`${message}\n请输入「${expected}」以确认：`, title, {
+      type: 'warning',
+      confirmButtonText: '确认执行',
+      cancelButtonText: '取消',
+      confirmButtonClass: 'el-button--danger',
+      inputPlaceholder: expected,
+      inputValidator: (v: string) => (v ?? '').trim() === expected || `请输入「${expected}」`,
+      customClass: 'pre-line-box',
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}

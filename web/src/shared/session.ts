@@ -1,0 +1,35 @@
+import { computed, ref } from 'vue';
+import { api, pageUrls, passwordChangeRequired } from './api';
+import type { CurrentUser } from './types';
+
+/** The logged-in user of this page (GET /auth/me), shared by the layout and the views. */
+export const currentUser = ref<CurrentUser | null>(null);
+
+export const isSuperAdmin = computed(() => currentUser.value?.role === 'admin');
+/** Grade 90 and above sees every region and may use the administration routes (decisions.md). */
+export const seesAllRegions = computed(() => (currentUser.value?.grade ?? 0) >= 90);
+
+export async function loadCurrentUser(): Promise<CurrentUser> {
+  const { user } = await api.get<{ user: CurrentUser }>('/auth/me');
+  currentUser.value = user;
+  if (user.must_change_password) passwordChangeRequired.value = true;
+  return user;
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await api.post('/auth/logout', {}, { silent: true });
+  } finally {
+    window.location.href = pageUrls.login();
+  }
+}
+
+export function userLabel(u: CurrentUser | null): string {
+  return u ? u.display_name || u.username : '';
+}
+
+export const ROLE_LABELS: Record<string, string> = { admin: '超级管理员', department_admin: '部门管理员' };
+
+export function roleLabel(role: string): string {
+  return ROLE_LABELS[role] ?? role;
+}

@@ -1,0 +1,130 @@
+/** API shapes the pages read (interface.md, decisions.md and the modules' docs). */
+
+export interface CurrentUser {
+  id: string;
+  username: string;
+  display_name: string | null;
+  role: string;
+  grade: number;
+  department: { id: string } | null;
+  region_id: string | null;
+  must_change_password: boolean;
+}
+
+export interface Region {
+  id: string;
+  code: string | null;
+  name: string;
+}
+
+export interface ThemeRef {
+  id: string;
+  name: string;
+}
+
+export interface RegionTheme extends ThemeRef {
+  option_id: string;
+}
+
+export interface Risk {
+  id: string;
+  position?: number;
+  risk_type?: string | null;
+  title: string;
+  description: string | null;
+  legal_basis: string | null;
+  consequence: string | null;
+  prevention: string | null;
+  level: string | null;
+}
+
+export interface Permit {
+  id: string;
+  region_id: string;
+  region_name: string;
+  code: string | null;
+  name: string;
+  implementation_level: string | null;
+  internal_contact: string | null;
+  contact_info: string | null;
+  visible: boolean;
+  source_file_id: string | null;
+  themes: ThemeRef[];
+  theme: ThemeRef | null;
+  approval_departments: string[];
+  risk_count: number;
+  risks?: Risk[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Department {
+  id: string;
+  name: string;
+  code: string;
+  phone: string | null;
+  parent_id: string | null;
+  region_id: string | null;
+  description: string | null;
+  grade: number;
+  unit_level: string;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface DepartmentNode extends Department {
+  depth?: number;
+  children: DepartmentNode[];
+}
+
+export interface User {
+  id: string;
+  username: string;
+  display_name: string | null;
+  role: string;
+  grade: number;
+  service_department_id: string | null;
+  department_role: string | null;
+  is_active: boolean;
+  must_change_password: boolean;
+  department: { id: string; name: string; code: string; region_id: string | null } | null;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+/** One `/v2` result item (decisions.md, "Search"). */
+export interface RiskSubject {
+  region: { id: string; name: string };
+  permit: {
+    id: string;
+    name: string;
+    code: string | null;
+    implementation_level: string | null;
+    approval_departments: string[];
+    internal_contact: string | null;
+    contact_info: string | null;
+  };
+  themes: ThemeRef[];
+  theme: ThemeRef | null;
+  risks: Risk[];
+  score: number;
+  matched: string[];
+}
+
+export interface SearchDebug {
+  normalized_query?: string;
+  terms?: { term: string; origin: string; weight?: number }[];
+  region_filter?: string[] | null;
+  results?: { permit_id: string; permit_name: string; region: string; score: number; breakdown: Record<string, number>; matched: string[] }[];
+  timings_us?: Record<string, number>;
+  index?: { documents?: number; age_ms?: number };
+}
+
+export interface SearchData {
+  llmRespond: string;
+  executionTime: number;
+  workflowStatus: string;
+  risk_subject: RiskSubject[];
+  debug: SearchDebug;
+}

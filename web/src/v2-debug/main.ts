@@ -1,0 +1,4 @@
+import { mountPage } from '../shared/mount';
+import Root from './Root.vue';
+
+mountPage(Root);
