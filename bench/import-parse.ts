@@ -3,6 +3,7 @@
  * a bare exceljs load and parseWorkbook on the same buffer (median of several runs each).
  *
  *   npx tsx bench/import-parse.ts [riskRows] [runs]
+ *   node --expose-gc --import tsx bench/import-parse.ts   (steadier: collects garbage between runs)
  */
 import ExcelJS from 'exceljs';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
@@ -45,7 +46,9 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** Collects the previous run's garbage first (when node runs with --expose-gc) so runs do not pay for each other. */
 async function time(fn: () => Promise<unknown>): Promise<number> {
+  (globalThis as { gc?: () => void }).gc?.();
   const t = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - t) / 1e6;
@@ -53,6 +56,10 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 
 const buf = await buildWorkbook();
 console.log(`workbook: ${RISK_ROWS} risk rows, ${(buf.length / 1024 / 1024).toFixed(1)} MB, ${RUNS} runs each`);
+
+// One untimed run of each warms up the JIT.
+await new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer);
+await parseWorkbook(buf);
 
 const bare: number[] = [];
 const ours: number[] = [];

@@ -39,7 +39,7 @@ describe('the server process', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }),
     });
     expect(login.status).toBe(200);
-    const body = await login.json();
+    const body = (await login.json()) as { data: { user: Record<string, unknown> } };
     expect(body.data.user).toMatchObject({ username: 'admin', role: 'admin', must_change_password: true });
     const cookie = login.headers.get('set-cookie')!.split(';')[0];
 

@@ -7,8 +7,11 @@ import { registerUsersRoutes } from './users/users.routes.js';
 import { registerDepartmentsRoutes } from './departments/departments.routes.js';
 import { registerThemesCatalogRoutes } from './themes/themes-catalog.routes.js';
 import { registerPermitsFilterRoutes } from './permits/permits-filter.routes.js';
-
 import { registerMaintenanceRoutes } from './permits/maintenance.routes.js';
+import { registerCheckpointRoutes } from './checkpoints/checkpoints.routes.js';
+import { registerOperationLogRoutes } from './operation-log/operation-log.routes.js';
+import { registerSearchModule } from './search/search.module.js';
+
 /** Every module's routes, in one list: a module plugs in here and nowhere else. */
 export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerHealthRoutes(app, ctx);
@@ -19,4 +22,7 @@ export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext
   registerThemesCatalogRoutes(app, ctx);
   registerPermitsFilterRoutes(app, ctx);
   registerMaintenanceRoutes(app, ctx);
+  registerCheckpointRoutes(app, ctx);
+  registerOperationLogRoutes(app, ctx);
+  await registerSearchModule(app, ctx);
 }

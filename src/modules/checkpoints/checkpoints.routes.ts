@@ -59,13 +59,14 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
     async (req: WithCheckpointId) => {
       const body = asInput(req.body);
       req.operation.targetId = req.params.checkpoint_id;
+      const batchSize = readInt(body, 'batch_size', BATCH_SIZE);
       const result = await restoreCheckpoint(ctx, req.params.checkpoint_id, {
         autoBackup: readFlag(body, 'create_auto_backup', true),
-        batchSize: readInt(body, 'batch_size', BATCH_SIZE),
+        batchSize,
         operator: defaultEditor(req.user),
       });
       const backup = result.auto_backup ? `，自动备份为检查点 ${result.auto_backup}` : '';
-      req.operation.summary = `从检查点 ${result.checkpoint_id} 恢复 ${result.total_rows} 行${backup}`;
+      req.operation.summary = `从检查点 ${result.checkpoint_id} 恢复 ${result.total_rows} 行（每批 ${batchSize} 行）${backup}`;
       return {
         success: true,
         message: `Checkpoint ${result.checkpoint_id} restored: ${result.tables_restored} tables, ${result.total_rows} rows`,

@@ -66,20 +66,28 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
     }
     return out;
   };
+  // Callers overlap reads with compression and storing, so queries may be issued while one is
+  // running: they are queued here, in order, rather than handed to the client all at once.
+  let tail: Promise<unknown> = Promise.resolve();
+  const query = <R extends pg.QueryResultRow>(config: pg.QueryConfig) => {
+    const result = tail.then(() => client.query<R>(config));
+    tail = result.catch(() => {});
+    return result;
+  };
   return {
     kind: 'postgres',
     rows: async (text, params = []) =>
-      (await client.query({ text: toPg(text), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
-    run: async (text, params = []) => (await client.query(toPg(text), params as unknown[])).rowCount ?? 0,
+      (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
+    run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
     async transaction(mode, fn) {
-      await client.query(mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
+      await query({ text: mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN' });
       try {
         const result = await fn();
-        await client.query('COMMIT');
+        await query({ text: 'COMMIT' });
         return result;
       } catch (err) {
         // A failed ROLLBACK means the connection itself is gone: it must not go back to the pool.
-        await client.query('ROLLBACK').catch(() => {
+        await query({ text: 'ROLLBACK' }).catch(() => {
           state.broken = true;
         });
         throw err;

@@ -17,12 +17,13 @@ export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 function megabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
-  return Number.isInteger(mb) ? String(mb) : mb.toFixed(2).replace(/\.?0+$/, '');
+  if (Number.isInteger(mb)) return String(mb);
+  return mb >= 0.01 ? mb.toFixed(2).replace(/\.?0+$/, '') : mb.toPrecision(2);
 }
 
 /** The message of an upload over IMPORT_MAX_BYTES: names the limit so the clerk knows what to do. */
 export function tooLargeMessage(maxBytes: number): string {
-  return `文件超过大小限制：最大 ${megabytes(maxBytes)} MB`;
+  return `文件超过大小限制（最大 ${megabytes(maxBytes)} MB），请拆分后分批上传`;
 }
 
 /**

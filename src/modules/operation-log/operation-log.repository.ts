@@ -21,7 +21,8 @@ export async function listOperationLogs(db: Executor, f: LogFilter) {
   let q = db.selectFrom('operation_logs');
   if (f.operator) {
     const op = f.operator;
-    q = q.where((eb) => eb.or([eb('operator_username', '=', op), eb('operator_name', '=', op)]));
+    // Usernames are stored lower-cased, so the username matches whatever case was typed.
+    q = q.where((eb) => eb.or([eb('operator_username', '=', op.toLowerCase()), eb('operator_name', '=', op)]));
   }
   if (f.operationType) q = q.where('operation_type', '=', f.operationType);
   if (f.operatorId !== undefined) q = q.where('operator_id', '=', f.operatorId);

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { likeContains, likePrefix, toCount } from '../../db/dialect.js';
 
 /** A resolved advanced filter: every list is non-empty when present (an empty one matches nothing upstream). */
-export interface PermitFilter {
+export interface AdvancedPermitFilter {
   regionIds: number[] | 'all';
   themeIds?: number[];
   /** Approval department names or prefixes of them. */
@@ -18,7 +18,7 @@ function likeLower(column: string, pattern: string) {
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern.toLowerCase()} escape '\\'`;
 }
 
-function filteredPermits(db: Executor, f: PermitFilter) {
+function filteredPermits(db: Executor, f: AdvancedPermitFilter) {
   let q = db.selectFrom('permits as p');
   if (f.regionIds !== 'all') q = q.where('p.region_id', 'in', f.regionIds);
   const { themeIds, departments, nameText } = f;
@@ -44,7 +44,7 @@ function filteredPermits(db: Executor, f: PermitFilter) {
 }
 
 /** One page of matching permit ids (region, then name order) and the total under the same filter. */
-export async function filterPermitIds(db: Executor, f: PermitFilter, limit: number, offset: number) {
+export async function pageAdvancedFilter(db: Executor, f: AdvancedPermitFilter, limit: number, offset: number) {
   if (f.regionIds !== 'all' && f.regionIds.length === 0) return { ids: [], total: 0 };
   const [count, rows] = await Promise.all([
     filteredPermits(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -65,4 +65,10 @@ export async function listUsedApprovalDepartments(db: Executor, regionIds: numbe
   if (regionIds !== 'all') q = q.where('p.region_id', 'in', regionIds);
   const rows = await q.orderBy('a.name').execute();
   return rows.map((r) => ({ id: String(r.id), name: r.name, permit_count: toCount(r.n) }));
+}
+
+/** The theme catalogue as filter choices, in catalogue order. */
+export async function listThemeChoices(db: Executor) {
+  const rows = await db.selectFrom('themes').select(['id', 'name']).orderBy('id').execute();
+  return rows.map((t) => ({ id: String(t.id), name: t.name }));
 }

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import type { RegionScope } from '../auth/data-scope.js';
 import { findRegionByToken, findRegionsByTokens, listRegionRows, presentRegion } from '../regions/regions.repository.js';
-import { filterPermitIds, listUsedApprovalDepartments, type PermitFilter } from './advanced-filter.repository.js';
+import { listThemeChoices, listUsedApprovalDepartments, pageAdvancedFilter, type AdvancedPermitFilter } from './advanced-filter.repository.js';
 import { loadPermitPayloads } from './permit-payload.js';
 import { findThemeByToken } from './permit-lookup.js';
 
@@ -32,7 +32,7 @@ function narrow(scope: RegionScope, ids: number[]): number[] {
 }
 
 /** Turns request tokens into ids; named values that match nothing make the whole filter match nothing. */
-async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery): Promise<PermitFilter | null> {
+async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery): Promise<AdvancedPermitFilter | null> {
   for (const list of [q.regions, q.themes, q.departments]) {
     if (list.length > MAX_FILTER_VALUES) throw badRequest(`每类筛选条件最多 ${MAX_FILTER_VALUES} 个`);
   }
@@ -55,17 +55,14 @@ async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilter
 /** GET/POST /admin/permits/advanced-filter: permits (no risks) in the user's scope matching every given dimension. */
 export async function advancedFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery) {
   const filter = await resolveFilter(db, scope, q);
-  const { ids, total } = filter ? await filterPermitIds(db, filter, q.limit, q.offset) : { ids: [], total: 0 };
+  const { ids, total } = filter ? await pageAdvancedFilter(db, filter, q.limit, q.offset) : { ids: [], total: 0 };
   const permits = await loadPermitPayloads(db, ids, { withRisks: false });
   return { permits, total, limit: q.limit, offset: q.offset };
 }
 
 /** GET /admin/permits/filter-options: what the filter can choose from, within the user's scope. */
 export async function filterOptions(db: Executor, scope: RegionScope, regionToken: string | undefined) {
-  const [regions, themes] = await Promise.all([
-    listRegionRows(db),
-    db.selectFrom('themes').select(['id', 'name']).orderBy('id').execute(),
-  ]);
+  const [regions, themes] = await Promise.all([listRegionRows(db), listThemeChoices(db)]);
   let departmentRegions = scope;
   if (regionToken) {
     const region = await findRegionByToken(db, regionToken);
@@ -73,7 +70,7 @@ export async function filterOptions(db: Executor, scope: RegionScope, regionToke
   }
   return {
     regions: regions.filter((r) => scope === 'all' || scope.includes(r.id)).map(presentRegion),
-    themes: themes.map((t) => ({ id: String(t.id), name: t.name })),
+    themes,
     departments: await listUsedApprovalDepartments(db, departmentRegions),
   };
 }

@@ -25,7 +25,7 @@ describe.each(testDialects())('regions on %s', (dialect) => {
     expect(await n('permit_approval_departments')).toBe(corpus.permits.reduce((s, p) => s + p.approval_departments.length, 0));
     expect(w.seed.permits.size).toBe(990);
     expect(w.seed.risks.size).toBe(3397);
-    if (dialect === 'sqlite') expect(w.seedMs).toBeLessThan(1500);
+    expect(w.seedMs).toBeLessThan(1000);
   });
 
   it('lists the regions with what uses them, within the data scope', async () => {

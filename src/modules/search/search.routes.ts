@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
-import { asInput, readList, readString, type Input } from '../../http/readers.js';
+import { asInput, readList, readString } from '../../http/readers.js';
 import { inScope, regionScope } from '../auth/data-scope.js';
 import { loadPermitPayloads } from '../permits/permit-payload.js';
 import { findRegionByToken, listRegionRows, presentRegion } from '../regions/regions.repository.js';
@@ -21,7 +21,7 @@ function debugFlag(v: unknown, post: boolean): boolean {
   return TRUTHY.includes(post ? s.toLowerCase() : s);
 }
 
-function searchInput(req: FastifyRequest): { input: Input; post: boolean } {
+function searchInput(req: FastifyRequest): { input: Record<string, unknown>; post: boolean } {
   const post = req.method === 'POST';
   return { input: asInput(post ? req.body : req.query), post };
 }
@@ -50,7 +50,7 @@ function v2Data(items: unknown[], debug: Record<string, unknown>, executionTime:
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
   const { apiRoot } = ctx.config;
-  const searchLimit = ctx.config.searchRateLimit > 0 ? { max: ctx.config.searchRateLimit, timeWindow: 60_000 } : false;
+  const searchLimit = ctx.config.searchRateLimit > 0 ? { max: ctx.config.searchRateLimit, timeWindow: 60_000 } : (false as const);
 
   const search = async (req: FastifyRequest) => {
     const started = performance.now();

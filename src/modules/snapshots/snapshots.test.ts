@@ -23,7 +23,7 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
     return res.json().data.snapshot_batch_id as string;
   };
-  const restore = (batch: string, body?: unknown, cookie?: string) => w.send('POST', `/admin/permit-risk-snapshots/${batch}/restore`, body, cookie);
+  const restore = (batch: string, body?: unknown, cookie?: string | null) => w.send('POST', `/admin/permit-risk-snapshots/${batch}/restore`, body, cookie);
   const batchCount = async () => Number((await db().selectFrom('snapshot_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
   beforeAll(async () => {

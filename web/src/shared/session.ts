@@ -33,3 +33,6 @@ export const ROLE_LABELS: Record<string, string> = { admin: '超级管理员', d
 export function roleLabel(role: string): string {
   return ROLE_LABELS[role] ?? role;
 }
+
+/** Role admin or grade 90 and above: what the admin guard of the JSON routes accepts. */
+export const isAdministrator = computed(() => isSuperAdmin.value || seesAllRegions.value);

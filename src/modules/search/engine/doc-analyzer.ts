@@ -3,6 +3,7 @@ import { normalizeText } from './normalize.js';
 import { cutForSearch, cutWords } from './segmenter.js';
 import { readingKeys, runReadings } from './pinyin.js';
 import { emitBigrams, initialsKey, pinyinKey, runsOf } from './terms.js';
+import { coreName } from './name-forms.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
 import type { SearchDoc } from './types.js';
 
@@ -62,15 +63,19 @@ export class DocAnalyzer {
     return len;
   }
 
-  /** Unigrams, bigrams, words of 3+ characters and latin tokens; pinyin keys for names. */
-  private short(text: string, withPinyin: boolean): Analyzed {
-    const cacheKey = (withPinyin ? 'p\u0000' : 't\u0000') + text;
+  /**
+   * Unigrams, bigrams, words of 3+ characters and latin tokens. Names also get the bigrams that
+   * bridge a dropped qualifier (食品(含保健食品)经营 → 品经) and pinyin keys of both forms.
+   */
+  private short(text: string, isName: boolean): Analyzed {
+    const cacheKey = (isName ? 'n\u0000' : 't\u0000') + text;
     const hit = this.cache.get(cacheKey);
     if (hit) return hit;
     const keys: string[] = [];
-    const pinyinKeys: string[] = [];
+    const pinyinKeys = new Set<string>();
     let length = 0;
-    for (const run of runsOf(normalizeText(text))) {
+    const runs = runsOf(normalizeText(text));
+    for (const run of runs) {
       const t = run.text;
       if (!run.cjk) {
         keys.push(t);
@@ -82,23 +87,29 @@ export class DocAnalyzer {
       for (let i = 0; i + 1 < t.length; i++) keys.push(t.slice(i, i + 2));
       for (const w of cutForSearch(t)) if (w.length >= 3) keys.push(w);
       for (const w of cutWords(t)) this.vocab.addWord(w);
-      if (withPinyin) this.pinyinOf(t, pinyinKeys);
+      if (isName) this.pinyinOf(t, pinyinKeys);
     }
-    const out = { keys, pinyinKeys, length };
+    if (isName) {
+      const core = coreName(text);
+      const own = new Set(keys);
+      for (let i = 0; i + 1 < core.length; i++) if (!own.has(core.slice(i, i + 2))) keys.push(core.slice(i, i + 2));
+      if (runs.length > 1 && /^[\u3400-\u9fff]+$/.test(core)) this.pinyinOf(core, pinyinKeys);
+    }
+    const out = { keys, pinyinKeys: [...pinyinKeys], length };
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(cacheKey, out);
     return out;
   }
 
   /** Syllable bigrams ("~shi pin") and initials bigrams and trigrams ("^sp", "^spj") of a name run. */
-  private pinyinOf(run: string, out: string[]): void {
+  private pinyinOf(run: string, out: Set<string>): void {
     const readings = runReadings(run);
     this.vocab.addNameRun(run, readings);
     for (let i = 0; i + 1 < run.length; i++) {
-      for (const k of readingKeys(readings, i, i + 2, false, ' ').slice(0, MAX_KEY_COMBOS)) out.push(pinyinKey(k));
-      for (const k of readingKeys(readings, i, i + 2, true, '').slice(0, MAX_KEY_COMBOS)) out.push(initialsKey(k));
+      for (const k of readingKeys(readings, i, i + 2, false, ' ').slice(0, MAX_KEY_COMBOS)) out.add(pinyinKey(k));
+      for (const k of readingKeys(readings, i, i + 2, true, '').slice(0, MAX_KEY_COMBOS)) out.add(initialsKey(k));
       if (i + 2 < run.length) {
-        for (const k of readingKeys(readings, i, i + 3, true, '').slice(0, MAX_KEY_COMBOS)) out.push(initialsKey(k));
+        for (const k of readingKeys(readings, i, i + 3, true, '').slice(0, MAX_KEY_COMBOS)) out.add(initialsKey(k));
       }
     }
   }

@@ -26,8 +26,8 @@ export function analyzeQuery(query: string, vocab: PinyinVocab): QueryPlan {
       latin.push(run);
     }
   }
-  analyzeLatinRuns(latin, vocab, out);
-  return { normalized, terms: out.terms(), posWeight, runs: runs.filter((r) => r.cjk).map((r) => r.text) };
+  const { syllables, initials } = analyzeLatinRuns(latin, vocab, out);
+  return { normalized, terms: out.terms(), posWeight, runs: runs.filter((r) => r.cjk).map((r) => r.text), syllables, initials };
 }
 
 function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeight: Float32Array): void {
@@ -112,8 +112,9 @@ interface Syllable {
  * (syllable bigrams against name pinyin, and vocabulary words spelt by the syllables) or, when
  * a run is not pinyin, initials (n-grams against name initials, and words with those initials).
  */
-function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, out: TermCollector): void {
+function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, out: TermCollector): { syllables: string[]; initials: QueryPlan['initials'] } {
   const syllables: Syllable[] = [];
+  const initials: QueryPlan['initials'] = [];
   for (const run of runs) {
     const end = run.start + run.text.length;
     out.add(run.text, run.text, 'word', 1, run.start, end);
@@ -126,7 +127,10 @@ function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, out: TermCollector): 
         syllables.push({ text: s, start: at, end: at + s.length });
         at += s.length;
       }
-    } else if (run.text.length >= 2) addInitials(run, vocab, out);
+    } else if (run.text.length >= 2) {
+      addInitials(run, vocab, out);
+      initials.push({ text: run.text, start: run.start });
+    }
   }
   for (let i = 0; i + 1 < syllables.length; i++) {
     const key = syllables[i].text + ' ' + syllables[i + 1].text;
@@ -141,6 +145,7 @@ function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, out: TermCollector): 
       }
     }
   }
+  return { syllables: syllables.map((s) => s.text), initials };
 }
 
 function addInitials(run: Run, vocab: PinyinVocab, out: TermCollector): void {

@@ -18,6 +18,9 @@ export interface QueryPlan {
   posWeight: Float32Array;
   /** CJK runs of the query, for the contiguous-match bonus on names. */
   runs: string[];
+  /** Pinyin syllables of the query's latin runs, and its runs read as initials (same bonus). */
+  syllables: string[];
+  initials: { text: string; start: number }[];
 }
 
 /** Collects query terms; a key produced twice keeps its highest weight and all its spans. */

@@ -19,7 +19,7 @@ export const FIELD_NAMES = ['name', 'code', 'theme', 'department', 'risk_title',
 /** BM25F: per-field weight and length normalisation, shared saturation k1. */
 export const FIELD_WEIGHT = [10, 10, 5, 4, 2.5, 1, 8];
 export const FIELD_B = [0.5, 0, 0.3, 0.3, 0.5, 0.75, 0.5];
-export const K1 = 1.2;
+
 
 /** Query-term weights by how the term was produced. */
 export const W = {
@@ -39,13 +39,18 @@ export const W = {
 /** Synonym candidates a typo correction may add per query bigram. */
 export const MAX_CORRECTIONS = 4;
 
-/** Candidates kept by retrieval for re-ranking (phrase bonus, coverage) before the final cut. */
-export const RERANK_POOL = 60;
 export const MAX_HITS = 20;
 
-/** Final score = BM25F × (1 + PHRASE_BONUS × contiguous name match share). */
-export const PHRASE_BONUS = 0.5;
-/** A hit must reach this share of the best hit's score (drops weak tails). */
-export const RELATIVE_CUTOFF = 0.3;
-/** A hit must cover this share of the query's meaningful characters (rejects nonsense). */
-export const MIN_COVERAGE = 0.5;
+/** Scalar ranking parameters (an object so the tuning script can vary them in process). */
+export const P = {
+  /** BM25 saturation of the field-weighted term frequency. */
+  k1: 1.2,
+  /** Candidates kept by retrieval for re-ranking (name-match bonus, coverage) before the cut. */
+  rerankPool: 60,
+  /** Final score = BM25F × (1 + phraseBonus × contiguous name match share). */
+  phraseBonus: 0.5,
+  /** A hit must reach this share of the best hit's score (drops weak tails). */
+  relativeCutoff: 0.3,
+  /** A hit must cover this share of the query's meaningful characters (rejects nonsense). */
+  minCoverage: 0.5,
+};

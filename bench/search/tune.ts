@@ -1,0 +1,40 @@
+/**
+ * Compares ranking settings on the dev queries, overall and on both id-parity halves.
+ *   npx tsx bench/search/tune.ts '{"k1":3}' '{"fieldWeight":[20,10,8,5,1.5,0.3,16]}' ...
+ * Each argument is one setting (keys of P, W, plus fieldWeight / fieldB arrays); "{}" is the
+ * current one. Settings are applied on top of the current parameters, one at a time.
+ */
+import { SearchIndex } from '../../src/modules/search/engine/index.js';
+import { FIELD_B, FIELD_WEIGHT, P, W } from '../../src/modules/search/engine/ranking-params.js';
+import { evaluate, negativeNoMatchRate, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
+import { corpusDocs, loadCorpus, loadQueries } from './corpus.js';
+import { halves, runQueries } from './relevance-run.js';
+
+const corpus = loadCorpus();
+const docs = corpusDocs(corpus);
+const queries = loadQueries();
+const base = { P: { ...P }, W: { ...W }, fw: [...FIELD_WEIGHT], fb: [...FIELD_B] };
+
+function summary(o: QueryOutcome[]): string {
+  const m = evaluate(o).overall;
+  return `${m.mrr10.toFixed(3)}/${m.recall5.toFixed(3)}/${m.ndcg10.toFixed(3)} z${m.zeroResultRate.toFixed(3)} n${(negativeNoMatchRate(o) ?? 0).toFixed(1)}`;
+}
+
+for (const arg of process.argv.slice(2)) {
+  const setting = JSON.parse(arg) as Record<string, unknown>;
+  Object.assign(P, base.P);
+  Object.assign(W, base.W);
+  FIELD_WEIGHT.splice(0, FIELD_WEIGHT.length, ...base.fw);
+  FIELD_B.splice(0, FIELD_B.length, ...base.fb);
+  for (const [k, v] of Object.entries(setting)) {
+    if (k === 'fieldWeight') FIELD_WEIGHT.splice(0, FIELD_WEIGHT.length, ...(v as number[]));
+    else if (k === 'fieldB') FIELD_B.splice(0, FIELD_B.length, ...(v as number[]));
+    else if (k in P) (P as Record<string, number>)[k] = v as number;
+    else if (k in W) (W as Record<string, number>)[k] = v as number;
+    else throw new Error(`unknown parameter ${k}`);
+  }
+  const index = SearchIndex.build(docs);
+  const outcomes = runQueries(corpus, queries, (q, regionIds) => index.search(q, { regionIds }).hits.map((h) => h.doc.permitId));
+  const { odd, even } = halves(outcomes);
+  console.log(`${arg.padEnd(50)} all ${summary(outcomes)} | odd ${summary(odd)} | even ${summary(even)}`);
+}

@@ -1,0 +1,150 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../../../test/helpers/databases.js';
+import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { chunked, INSERT_CHUNK } from '../../db/batch.js';
+import type { DB } from '../../db/database.js';
+import { changeDataset, checkpointRows, dumpCoveredTables, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
+
+const gzipAsync = promisify(gzip);
+const RISKS_PER_PERMIT = 3;
+
+/** One import-like write: a permit, its theme link and its risks, in one transaction. */
+async function writePermit(db: DB, regionId: number, n: number, pause: () => Promise<void>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { id } = await trx.insertInto('permits').values({
+      region_id: regionId, code: `W-${n}`, name: `并发写入 ${n}`, implementation_level: null, internal_contact: null,
+      contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x',
+    }).returning('id').executeTakeFirstOrThrow();
+    await pause();
+    await trx.insertInto('risks').values(Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
+      permit_id: id, position, risk_type: null, title: `风险 ${position}`, description: null, legal_basis: null,
+      consequence: null, prevention: null, level: null,
+    }))).execute();
+  });
+}
+
+describe.each(testDialects())('checkpoint failures and consistency on %s', (dialect) => {
+  let t: TestApp;
+  let admin = '';
+  let data: SmallDataset;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    data = await seedSmallDataset(t.dbh.db);
+    admin = await t.login();
+  });
+  afterAll(async () => t?.close());
+
+  const post = (path: string, payload: object = {}) =>
+    t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints${path}`, payload, headers: { cookie: admin } });
+  const create = async () => Number((await post('')).json().data.checkpoint_id);
+  const chunkOf = (id: number, table: string) =>
+    t.dbh.db.updateTable('checkpoint_chunks').where('checkpoint_id', '=', id).where('table_name', '=', table);
+  const checkpointCount = async () => (await t.dbh.db.selectFrom('checkpoints').select('id').execute()).length;
+
+  /** Restores a damaged checkpoint over changed data: 500, and every table exactly as before. */
+  async function failingRestore(id: number, body: object) {
+    const before = await dumpCoveredTables(t.dbh.db);
+    const res = await post(`/${id}/restore`, body);
+    expect(res.statusCode, res.body).toBe(500);
+    expect(await dumpCoveredTables(t.dbh.db)).toEqual(before);
+    expect((await t.app.inject({ url: `${API}/auth/me`, headers: { cookie: admin } })).statusCode).toBe(200);
+    return res.json();
+  }
+
+  it('reports a checkpoint whose last table cannot be decoded, leaving every table unchanged', async () => {
+    const id = await create();
+    await changeDataset(t.dbh.db, data);
+    await chunkOf(id, 'app_meta').set({ content: Buffer.from('not gzip at all') }).execute();
+
+    const countBefore = await checkpointCount();
+    const withBackup = await failingRestore(id, {});
+    expect(Object.keys(withBackup.data).sort()).toEqual(['auto_backup_available', 'errors', 'recovery_suggestion']);
+    expect(withBackup.success).toBe(false);
+    expect(withBackup.message).toBeTruthy();
+    expect(withBackup.data.errors).toHaveLength(1);
+    expect(withBackup.data.errors[0]).toMatch(/^app_meta: chunk 0 cannot be decoded/);
+    const backup = withBackup.data.auto_backup_available;
+    expect(backup).toMatch(/^\d+$/);
+    expect(withBackup.data.recovery_suggestion).toBe(`可从自动备份检查点 ${backup} 恢复`);
+    expect(await checkpointCount()).toBe(countBefore + 1); // the backup stays
+
+    const without = await failingRestore(id, { create_auto_backup: 'false' });
+    expect(without.data).toEqual({ errors: withBackup.data.errors, auto_backup_available: null });
+    const log = await t.dbh.db.selectFrom('operation_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ operation_type: 'restore', outcome: 'failure', target_id: String(id) });
+  });
+
+  it('reports row counts that do not match the statistics', async () => {
+    const id = await create();
+    const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
+    const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
+    await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
+    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
+    const body = await failingRestore(id, { create_auto_backup: false });
+    expect(body.data.errors).toEqual([expect.stringMatching(/^risks: \d+ rows restored, \d+ expected$/)]);
+  });
+
+  it('answers an exception in the last table with the exception body, leaving every table unchanged', async () => {
+    const id = await create();
+    const bad = { v: 1, columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
+    await chunkOf(id, 'app_meta').set({ content: await gzipAsync(JSON.stringify(bad)), row_count: bad.rows.length }).execute();
+    await t.dbh.db.insertInto('app_meta').values({ key: 'later', value: 'x' }).execute();
+    const body = await failingRestore(id, { create_auto_backup: true });
+    expect(body.message).toMatch(/^Restore failed: .*value/);
+    expect(body.data).toEqual({ error_type: expect.stringMatching(/Error$/), auto_backup_available: null });
+  });
+
+  it('takes a consistent copy while other requests write permits and their risks', async () => {
+    const db = t.dbh.db;
+    const region = data.regions[0];
+    // Enough rows that copying takes a while, so writes land before, during and after it.
+    const bulk = Array.from({ length: 3000 }, (_, i) => ({
+      region_id: region, code: `B-${i}`, name: `批量 ${i}`, implementation_level: null, internal_contact: null,
+      contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x',
+    }));
+    for (const part of chunked(bulk, INSERT_CHUNK)) await db.insertInto('permits').values(part).execute();
+    const ids = (await db.selectFrom('permits').select('id').where('code', 'like', 'B-%').execute()).map((r) => r.id);
+    const risks = ids.flatMap((permit_id) => Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
+      permit_id, position, risk_type: null, title: '批量风险', description: '说明'.repeat(20), legal_basis: null,
+      consequence: null, prevention: null, level: null,
+    })));
+    for (const part of chunked(risks, INSERT_CHUNK)) await db.insertInto('risks').values(part).execute();
+    await db.deleteFrom('risks').where('permit_id', 'in', data.permits).execute();
+    await db.deleteFrom('permits').where('id', 'in', data.permits).execute();
+
+    // PostgreSQL: a second connection pool writes truly concurrently. SQLite: the app's own
+    // connection, where the writes queue behind the copy.
+    const writerHandle = dialect === 'postgres' ? t.database.open() : null;
+    const writer = writerHandle?.db ?? db;
+    let done = false;
+    let written = 0;
+    const commits: number[] = [];
+    const writing = (async () => {
+      while (!done || written < 5) {
+        await writePermit(writer, region, written++, () => new Promise((r) => setTimeout(r, 2)));
+        commits.push(Date.now());
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    const res = await post('', { description: 'während' });
+    const finished = Date.now();
+    done = true;
+    await writing;
+    await writerHandle?.close();
+    expect(res.statusCode, res.body).toBe(200);
+    if (dialect === 'postgres') expect(commits.some((c) => c > started && c < finished)).toBe(true);
+
+    const id = Number(res.json().data.checkpoint_id);
+    const permits = new Set((await checkpointRows(t.dbh, id, 'permits')).map((p) => p.id));
+    const perPermit = new Map<unknown, number>();
+    for (const r of await checkpointRows(t.dbh, id, 'risks')) perPermit.set(r.permit_id, (perPermit.get(r.permit_id) ?? 0) + 1);
+    expect([...perPermit.keys()].filter((p) => !permits.has(p))).toEqual([]);
+    expect([...permits].filter((p) => perPermit.get(p) !== RISKS_PER_PERMIT)).toEqual([]);
+    const stats = res.json().data.table_stats;
+    expect(stats.find((s: { table: string }) => s.table === 'risks').rows).toBe(permits.size * RISKS_PER_PERMIT);
+  });
+});

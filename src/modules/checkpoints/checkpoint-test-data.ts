@@ -1,0 +1,126 @@
+import type { DatabaseHandle } from '../../db/connect.js';
+import type { DB } from '../../db/database.js';
+import { decodeChunk } from './chunk-codec.js';
+import { COVERED_TABLES } from './checkpoint-tables.js';
+
+// Test data for the checkpoint suites: a small but complete catalogue touching every covered
+// table, with the awkward values a copy must carry unchanged (nulls, quotes, emoji, binary).
+
+const T = '2026-01-02T03:04:05.000Z';
+
+/** Every byte value, so a blob survives base64 and both databases' binary types. */
+export const ALL_BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+
+export interface SmallDataset {
+  regions: number[];
+  permits: number[];
+  departments: number[];
+}
+
+export async function seedSmallDataset(db: DB): Promise<SmallDataset> {
+  const id = async <R extends { id: number }>(q: { executeTakeFirstOrThrow(): Promise<R> }) => (await q.executeTakeFirstOrThrow()).id;
+  const regions = [
+    await id(db.insertInto('regions').values({ code: '511602', name: '广安区', created_at: T }).returning('id')),
+    await id(db.insertInto('regions').values({ code: null, name: '前锋区 "新"', created_at: T }).returning('id')),
+  ];
+  const themes: number[] = [];
+  for (const name of ['开办餐饮店', '开办药店', "O'Brien 主题"]) {
+    themes.push(await id(db.insertInto('themes').values({ name, created_at: T }).returning('id')));
+  }
+  await db.insertInto('region_themes').values([
+    { region_id: regions[0], theme_id: themes[0] }, { region_id: regions[0], theme_id: themes[1] }, { region_id: regions[1], theme_id: themes[2] },
+  ]).execute();
+
+  // A child created before its parent (parent id > child id): the self-reference must not depend on row order.
+  const dept = (name: string, code: string, region: number | null) =>
+    id(db.insertInto('service_departments').values({
+      name, code, phone: null, parent_id: null, region_id: region, description: '说明\n第二行', grade: 80, unit_level: null,
+      created_at: T, updated_at: T,
+    }).returning('id'));
+  const child = await dept('区市场监管局', 'SCJG', regions[0]);
+  const parent = await dept('市政务服务中心', 'ZWZX', null);
+  await db.updateTable('service_departments').set({ parent_id: parent, grade: 90 }).where('id', '=', child).execute();
+
+  await db.insertInto('users').values({
+    username: 'scjg', password_hash: '$argon2id$v=19$placeholder', display_name: '市场监管', role: 'department_admin', grade: 80,
+    service_department_id: child, department_role: 'admin', is_active: 1, must_change_password: 0, created_at: T, updated_at: T,
+    last_login_at: null,
+  }).execute();
+
+  const file = await id(db.insertInto('permit_files').values({
+    filename: '清单.xlsx', content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', size: ALL_BYTES.length,
+    sha256: 'ab'.repeat(32), content: ALL_BYTES, uploaded_by: 'admin', uploader_id: null, region_id: regions[0], created_at: T,
+  }).returning('id'));
+
+  const permits: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    permits.push(await id(db.insertInto('permits').values({
+      region_id: regions[i % 2], code: i === 4 ? null : `P-${i}`, name: `许可事项 ${i} 🚀`, implementation_level: i % 2 ? '县级' : null,
+      internal_contact: '张三 13800000000', contact_info: null, visible: i === 3 ? 0 : 1, source_file_id: i < 2 ? file : null,
+      created_at: T, updated_at: T,
+    }).returning('id')));
+  }
+  await db.insertInto('permit_themes').values(permits.map((p, i) => ({ permit_id: p, theme_id: themes[i % 3] }))).execute();
+  const approval = await id(db.insertInto('approval_departments').values({ name: '广安区市场监督管理局', service_department_id: child }).returning('id'));
+  await db.insertInto('permit_approval_departments').values(permits.slice(0, 3).map((p) => ({ permit_id: p, approval_department_id: approval, position: 0 }))).execute();
+  await db.insertInto('risks').values(
+    permits.flatMap((p, i) => Array.from({ length: 3 }, (_, n) => ({
+      permit_id: p, position: n, risk_type: n === 0 ? null : '程序风险', title: `风险 ${i}-${n}`, description: 'a "quoted" \\ back\tslash',
+      legal_basis: '《食品安全法》第三十五条', consequence: null, prevention: '防范\u2028建议', level: ['高', '中', '低'][n],
+    }))),
+  ).execute();
+
+  const batch = await id(db.insertInto('snapshot_batches').values({
+    reason: 'delete', edited_by: 'admin', change_summary: null, permit_count: 1, risk_count: 1, created_at: T,
+  }).returning('id'));
+  const snapPermit = await id(db.insertInto('snapshot_permits').values({
+    batch_id: batch, region_id: regions[0], permit_id: 999, permit_name: '已删除许可', permit_code: null, permit_data: '{"a":1}', risk_count: 1,
+  }).returning('id'));
+  await db.insertInto('snapshot_risks').values({
+    snapshot_permit_id: snapPermit, position: 0, risk_type: null, title: '旧风险', description: null, legal_basis: null,
+    consequence: null, prevention: null, level: null,
+  }).execute();
+  await db.insertInto('app_meta').values([{ key: 'data_version', value: '7' }, { key: 'template', value: '{"name":"模板"}' }]).execute();
+  return { regions, permits, departments: [child, parent] };
+}
+
+export type TableDump = Record<string, Record<string, unknown>[]>;
+
+/** Every covered table, all columns, in key order: two dumps are equal exactly when the data is. */
+export async function dumpCoveredTables(db: DB): Promise<TableDump> {
+  const out: TableDump = {};
+  for (const table of COVERED_TABLES) {
+    let q = db.selectFrom(table.name as 'regions').selectAll();
+    for (const k of table.key) q = q.orderBy(k as 'id');
+    out[table.name] = (await q.execute()) as Record<string, unknown>[];
+  }
+  return out;
+}
+
+/** Changes every kind of row after a checkpoint: deletes, inserts and updates across the tables. */
+export async function changeDataset(db: DB, data: SmallDataset): Promise<void> {
+  await db.deleteFrom('risks').where('permit_id', '=', data.permits[0]).execute();
+  await db.deleteFrom('permits').where('id', '=', data.permits[4]).execute();
+  await db.updateTable('permits').set({ name: '改过的名字' }).where('id', '=', data.permits[1]).execute();
+  await db.updateTable('service_departments').set({ parent_id: null }).execute();
+  await db.insertInto('regions').values({ code: '999999', name: '新区域', created_at: T }).execute();
+  await db.insertInto('risks').values({
+    permit_id: data.permits[2], position: 9, risk_type: null, title: '新增风险', description: null, legal_basis: null,
+    consequence: null, prevention: null, level: null,
+  }).execute();
+  await db.deleteFrom('permit_files').execute();
+  await db.deleteFrom('app_meta').where('key', '=', 'template').execute();
+  await db.deleteFrom('snapshot_batches').execute();
+}
+
+/** The rows a checkpoint holds for one table, decoded from its chunks (column name → value). */
+export async function checkpointRows(dbh: DatabaseHandle, checkpointId: number, table: string): Promise<Record<string, unknown>[]> {
+  const chunks = await dbh.db.selectFrom('checkpoint_chunks').select('content')
+    .where('checkpoint_id', '=', checkpointId).where('table_name', '=', table).orderBy('chunk_index').execute();
+  const out: Record<string, unknown>[] = [];
+  for (const { content } of chunks) {
+    const data = await decodeChunk(content);
+    for (const row of data.rows) out.push(Object.fromEntries(data.columns.map((c, i) => [c, row[i]])));
+  }
+  return out;
+}

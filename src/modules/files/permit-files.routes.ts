@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { asInput, readInt, readString } from '../../http/readers.js';
+import { sendAttachment } from './attachment.js';
+import { deleteFile, listFiles, permitOriginalFile, reimportFile } from './permit-files.service.js';
+
+type FileParams = { Params: { file_id: string } };
+
+/** The archive of imported workbooks (interface 4.7). Every route needs a login (the /admin default). */
+export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { apiRoot } = ctx.config;
+
+  app.get(`${apiRoot}/admin/permit-files`, { config: { failureMessage: '文件列表加载失败' } }, async (req) => {
+    const q = asInput(req.query);
+    const data = await listFiles(ctx.readDb, req.user!, {
+      limit: readInt(q, 'limit', { def: 20, min: 1, max: 100 }),
+      offset: readInt(q, 'offset', { def: 0, min: 0 }),
+      keyword: readString(q, 'keyword', 'q'),
+    });
+    return { success: true, data };
+  });
+
+  app.post<FileParams>(`${apiRoot}/admin/permit-files/:file_id/reimport`, async (req) => {
+    const data = await reimportFile(ctx, req.user!, readString(asInput(req.params), 'file_id'));
+    return { success: true, data };
+  });
+
+  app.delete<FileParams>(
+    `${apiRoot}/admin/permit-files/:file_id`,
+    { config: { operation: { type: 'file_delete', summary: '删除导入文件', targetType: 'file' } } },
+    async (req) => {
+      req.operation.targetId = req.params.file_id;
+      const file = await deleteFile(ctx, req.user!, readString(asInput(req.params), 'file_id'));
+      req.operation.targetName = file.filename;
+      req.operation.summary = `删除导入文件 ${file.filename}`;
+      return { success: true, message: '文件已删除' };
+    },
+  );
+
+  app.get(`${apiRoot}/admin/permit-file/download`, async (req, reply) => {
+    const q = asInput(req.query);
+    const file = await permitOriginalFile(ctx.readDb, req.user!, readString(q, 'region', 'region_id'), readString(q, 'permit', 'permit_id'));
+    return sendAttachment(reply, file.filename, file.contentType, file.content);
+  });
+}

@@ -1,0 +1,74 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import type { CurrentUser } from '../auth/current-user.js';
+import { inScope, regionScope } from '../auth/data-scope.js';
+import { reimportBinding } from '../importer/session-binding.js';
+import type { SessionDescription } from '../importer/preview.service.js';
+import { createImportSession } from '../importer/upload.service.js';
+import { findPermitByToken, PERMIT_NOT_FOUND } from '../permits/permit-lookup.js';
+import { parseRecordId } from '../permits/record-id.js';
+import { findRegionByToken } from '../regions/regions.repository.js';
+import {
+  deletePermitFile, fileContent, findFileOfPermit, findPermitFile, linkedRegionIds, listPermitFiles, type FileListQuery,
+} from './permit-files.repository.js';
+
+const FILE_NOT_FOUND = '文件不存在';
+
+export async function listFiles(db: Executor, user: CurrentUser, q: Omit<FileListQuery, 'scope'>) {
+  const { rows, total } = await listPermitFiles(db, { ...q, scope: regionScope(user) });
+  const files = rows.map((r) => ({
+    id: String(r.id),
+    filename: r.filename,
+    content_type: r.content_type,
+    size: r.size,
+    uploaded_by: r.uploaded_by,
+    created_at: r.created_at,
+    permit_count: Number(r.permit_count ?? 0),
+    region_id: r.region_id === null ? null : String(r.region_id),
+    region_name: r.region_name ?? null,
+  }));
+  return { files, total, limit: q.limit, offset: q.offset };
+}
+
+/** A file the user may see (outside the scope it does not exist), or 404. */
+async function visibleFile(db: Executor, user: CurrentUser, fileIdText: string | undefined) {
+  if (!fileIdText) throw badRequest('file_id 不能为空');
+  const id = parseRecordId(fileIdText);
+  const file = id === null ? undefined : await findPermitFile(db, id, regionScope(user));
+  if (!file) throw notFound(FILE_NOT_FOUND);
+  return file;
+}
+
+/** A new import session from an archived workbook, bound as interface 4.7 says (admin: auto, others: their department). */
+export async function reimportFile(ctx: AppContext, user: CurrentUser, fileIdText: string | undefined): Promise<SessionDescription> {
+  const binding = reimportBinding(user);
+  const file = await visibleFile(ctx.db, user, fileIdText);
+  const content = await fileContent(ctx.db, file.id);
+  return createImportSession(ctx, user, { filename: file.filename, contentType: file.content_type, content }, binding);
+}
+
+/** Deletes an archived workbook. Below grade 90 only when every permit it is linked to is in the user's region. */
+export async function deleteFile(ctx: AppContext, user: CurrentUser, fileIdText: string | undefined) {
+  const file = await visibleFile(ctx.db, user, fileIdText);
+  const scope = regionScope(user);
+  if (scope !== 'all' && (await linkedRegionIds(ctx.db, file.id)).some((r) => !inScope(scope, r))) {
+    throw forbidden('该文件还关联其他区域的许可事项，无权删除');
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await deletePermitFile(trx, file.id))) throw notFound(FILE_NOT_FOUND);
+  });
+  return file;
+}
+
+/** The original workbook of a permit named by region and permit token (id, code or name). */
+export async function permitOriginalFile(db: Executor, user: CurrentUser, regionToken: string | undefined, permitToken: string | undefined) {
+  if (!regionToken || !permitToken) throw badRequest('region and permit are required');
+  const region = await findRegionByToken(db, regionToken);
+  if (!region || !inScope(regionScope(user), region.id)) throw notFound(PERMIT_NOT_FOUND);
+  const permit = await findPermitByToken(db, region.id, permitToken);
+  if (!permit) throw notFound(PERMIT_NOT_FOUND);
+  const file = await findFileOfPermit(db, permit.id);
+  if (!file) throw notFound('当前许可没有关联的原始文件');
+  return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: Buffer.from(file.content) };
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Executor } from '../../db/database.js';
+import { API, type TestApp } from '../../../test/helpers/test-app.js';
+import { createRegion } from '../../../test/helpers/fixtures.js';
+import { multipartBody } from '../../../test/helpers/multipart.js';
+import { COVERED_TABLES } from '../checkpoints/checkpoint-tables.js';
+
+export const WORKBOOKS = new URL('../../../test/fixtures/corpus/workbooks/', import.meta.url);
+export const QIANFENG = '前锋区许可事项风险台账.xlsx';
+export const GUANGAN_DISTRICT = '广安区行政许可事项法律风险清单.xlsx';
+export const GUANGAN_CITY = '广安市市级许可事项风险清单.xlsx';
+
+export interface ManifestSheet {
+  name: string;
+  header_row: number | null;
+  first_data_row?: number;
+  data_rows: number;
+  permits?: number;
+  risks?: number;
+}
+
+export interface ManifestFinding {
+  sheet: string | null;
+  row: number | null;
+  column: string | null;
+  severity: 'error' | 'warning';
+  problem: string;
+  severity_below_grade_90?: 'error';
+}
+
+export interface ManifestWorkbook {
+  file: string;
+  regions: string[];
+  sheets: ManifestSheet[];
+  permits?: number;
+  risks?: number;
+  theme_bindings?: Record<string, string | null>;
+  expected_findings?: ManifestFinding[];
+}
+
+export const manifest = JSON.parse(readFileSync(new URL('manifest.json', WORKBOOKS), 'utf8')) as { workbooks: ManifestWorkbook[] };
+
+export const workbookBytes = (file: string) => readFileSync(new URL(file, WORKBOOKS));
+
+/** The three regions of the corpus with their codes (a sheet of the 前锋区 workbook names its region by code). */
+export async function seedCorpusRegions(db: Executor): Promise<Record<string, number>> {
+  return {
+    广安市: await createRegion(db, '广安市', '511600'),
+    广安区: await createRegion(db, '广安区', '511602'),
+    前锋区: await createRegion(db, '前锋区', '511603'),
+  };
+}
+
+/** The caller of the import routes, as a browser session would use them. */
+export function importer(t: TestApp) {
+  const upload = (cookie: string, content: Buffer, filename: string, fields: Record<string, string> = {}) => {
+    const { payload, headers } = multipartBody(fields, { file: { filename, content } });
+    return t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie } });
+  };
+  const commit = (cookie: string, body: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/commit`, payload: body, headers: { cookie } });
+  const preview = (cookie: string, sessionId: string) =>
+    t.app.inject({ url: `${API}/admin/permit-import/session/${sessionId}/preview`, headers: { cookie } });
+  /** Upload then commit, asserting both succeed; returns the commit result. */
+  const importFile = async (cookie: string, file: string, body: Record<string, unknown> = {}, content = workbookBytes(file)) => {
+    const up = await upload(cookie, content, file.split('/').pop()!);
+    if (up.statusCode !== 200) throw new Error(`upload of ${file} failed: ${up.body}`);
+    const res = await commit(cookie, { session_id: up.json().data.session_id, ...body });
+    if (res.statusCode !== 200) throw new Error(`commit of ${file} failed: ${res.body}`);
+    return res.json().data;
+  };
+  return { upload, commit, preview, importFile };
+}
+
+export const json = (res: LightMyRequestResponse) => res.json() as { success: boolean; message?: string; data: any };
+
+/** Every data table and the import sessions, rows as text, to prove a refused or failed commit changed nothing. */
+export async function dumpDatabase(db: Executor): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  const text = (row: object) =>
+    JSON.stringify(row, (_k, v) => (v && typeof v === 'object' && v.type === 'Buffer' ? `bytes:${v.data.length}` : v));
+  for (const t of [...COVERED_TABLES.map((c) => c.name), 'import_sessions']) {
+    const rows = await db.selectFrom(t as 'regions').selectAll().execute();
+    out[t] = rows.map(text).sort();
+  }
+  return out;
+}
+
+/** A copy of a workbook with one cell changed (exceljs writes what a user saving in Excel would). */
+export async function editWorkbook(content: Buffer, edit: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(content as unknown as ExcelJS.Buffer);
+  edit(wb);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}

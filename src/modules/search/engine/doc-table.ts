@@ -1,0 +1,101 @@
+import { FIELD_COUNT } from './ranking-params.js';
+import { ensureCapacity } from './typed-arrays.js';
+import type { SearchDoc } from './types.js';
+
+const hasBit = (bits: Uint32Array, d: number): boolean => ((bits[d >>> 5] >>> (d & 31)) & 1) === 1;
+
+/**
+ * Per-document state: the documents by internal id, which ids are alive, which are searchable
+ * (alive and visible), one bitset of searchable documents per region, and field length sums
+ * for BM25F length normalisation.
+ */
+export class DocTable {
+  readonly docs: (SearchDoc | null)[] = [];
+  private readonly byPermit = new Map<string, number>();
+  private readonly regionIndex = new Map<string, number>();
+  private regionOf = new Uint32Array(0);
+  private regionBits: Uint32Array[] = [];
+  /** Alive and visible: what may be returned. */
+  private searchable = new Uint32Array(0);
+  readonly lengthSum = new Float64Array(FIELD_COUNT);
+  aliveCount = 0;
+  deadCount = 0;
+
+  get capacity(): number {
+    return this.docs.length;
+  }
+
+  idOf(permitId: string): number | undefined {
+    return this.byPermit.get(permitId);
+  }
+
+  isAlive(doc: number): boolean {
+    return this.docs[doc] != null;
+  }
+
+  add(doc: SearchDoc, lengths: Float64Array): number {
+    const id = this.docs.length;
+    this.docs.push(doc);
+    this.byPermit.set(doc.permitId, id);
+    let r = this.regionIndex.get(doc.regionId);
+    if (r === undefined) {
+      r = this.regionBits.length;
+      this.regionIndex.set(doc.regionId, r);
+      this.regionBits.push(new Uint32Array(0));
+    }
+    this.regionOf = ensureCapacity(this.regionOf, id + 1);
+    this.regionOf[id] = r;
+    if (doc.visible) {
+      this.setBit('searchable', id, true);
+      this.regionBits[r] = ensureCapacity(this.regionBits[r], (id >>> 5) + 1);
+      this.regionBits[r][id >>> 5] |= 1 << (id & 31);
+    }
+    for (let f = 0; f < FIELD_COUNT; f++) this.lengthSum[f] += lengths[f];
+    this.aliveCount++;
+    return id;
+  }
+
+  remove(id: number, lengths: Float64Array): void {
+    const doc = this.docs[id];
+    if (!doc) return;
+    this.docs[id] = null;
+    if (this.byPermit.get(doc.permitId) === id) this.byPermit.delete(doc.permitId);
+    this.setBit('searchable', id, false);
+    const bits = this.regionBits[this.regionOf[id]];
+    if (bits.length > id >>> 5) bits[id >>> 5] &= ~(1 << (id & 31));
+    for (let f = 0; f < FIELD_COUNT; f++) this.lengthSum[f] -= lengths[f];
+    this.aliveCount--;
+    this.deadCount++;
+  }
+
+  averageLength(field: number): number {
+    return this.aliveCount > 0 ? Math.max(1, this.lengthSum[field] / this.aliveCount) : 1;
+  }
+
+  /**
+   * The bitset of documents a search may return: every searchable one, or those of the given
+   * regions (null when no region is known, i.e. nothing can match). The result is read-only.
+   */
+  allowedBits(regionIds: string[] | null | undefined): Uint32Array | null {
+    if (regionIds == null) return this.searchable;
+    const picked = [...new Set(regionIds)].map((id) => this.regionIndex.get(id)).filter((r) => r !== undefined);
+    if (picked.length === 0) return null;
+    if (picked.length === 1) return this.regionBits[picked[0]];
+    const out = new Uint32Array(this.searchable.length);
+    for (const r of picked) {
+      const bits = this.regionBits[r];
+      for (let i = 0; i < bits.length; i++) out[i] |= bits[i];
+    }
+    return out;
+  }
+
+  static allows(bits: Uint32Array, doc: number): boolean {
+    return (doc >>> 5) < bits.length && hasBit(bits, doc);
+  }
+
+  private setBit(which: 'searchable', id: number, on: boolean): void {
+    this[which] = ensureCapacity(this[which], (id >>> 5) + 1);
+    if (on) this[which][id >>> 5] |= 1 << (id & 31);
+    else this[which][id >>> 5] &= ~(1 << (id & 31));
+  }
+}

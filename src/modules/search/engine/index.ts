@@ -1,0 +1,146 @@
+import { DocAnalyzer } from './doc-analyzer.js';
+import { DocTable } from './doc-table.js';
+import { fieldBreakdown } from './explain.js';
+import { matchedSubstrings } from './highlight.js';
+import { ImpactBuilder } from './impacts.js';
+import { PinyinVocab } from './pinyin-vocab.js';
+import { Postings } from './postings.js';
+import { analyzeQuery } from './query-analyzer.js';
+import { rankCandidates, type ResolvedTerm } from './rank.js';
+import { MAX_HITS, P } from './ranking-params.js';
+import { retrieveTopK, type ScoredList } from './retrieve.js';
+import { TermDict } from './term-dict.js';
+import { isTextKey } from './terms.js';
+import type { SearchDoc, SearchHit, SearchOptions, SearchResult } from './types.js';
+
+export type { SearchDoc, SearchHit, SearchOptions, SearchResult, SearchDebug, SearchRisk } from './types.js';
+
+const micros = (from: number): number => Math.round((performance.now() - from) * 1000);
+
+/**
+ * In-memory search index over permit documents. Mutations are synchronous, so a search never
+ * sees half of an upsert; a full rebuild is a new index swapped in by the caller.
+ */
+export class SearchIndex {
+  private readonly dict = new TermDict();
+  private postings = new Postings();
+  private readonly table = new DocTable();
+  private readonly vocab = new PinyinVocab();
+  private readonly analyzer = new DocAnalyzer(this.vocab);
+  private readonly impacts = new ImpactBuilder(this.analyzer, this.dict);
+
+  /**
+   * Two passes over the documents: the first interns keys and counts document frequencies and
+   * field lengths, the second writes each posting straight into its final place with impacts
+   * computed from the final average lengths. A permit given twice keeps its last version.
+   */
+  static build(docs: SearchDoc[]): SearchIndex {
+    const index = new SearchIndex();
+    const latest = new Map<string, SearchDoc>();
+    for (const d of docs) latest.set(d.permitId, d);
+    const unique = [...latest.values()];
+    const { dict, table, impacts } = index;
+    for (const doc of unique) {
+      impacts.collect(doc);
+      impacts.forEachTerm((t) => dict.df[t]++);
+      table.add(doc, impacts.lengths);
+    }
+    const avg = (f: number) => table.averageLength(f);
+    index.postings = Postings.build(dict.df, dict.size, (put) => {
+      unique.forEach((doc, id) => {
+        impacts.collect(doc);
+        impacts.forEachImpact(avg, (t, impact) => {
+          put(t, id, impact);
+          if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
+        });
+      });
+    });
+    return index;
+  }
+
+  get size(): number {
+    return this.table.aliveCount;
+  }
+
+  upsert(doc: SearchDoc): void {
+    const old = this.table.idOf(doc.permitId);
+    if (old !== undefined) this.removeId(old);
+    const { dict, table, impacts } = this;
+    impacts.collect(doc);
+    const id = table.add(doc, impacts.lengths);
+    impacts.forEachImpact((f) => table.averageLength(f), (t, impact) => {
+      dict.df[t]++;
+      if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
+      this.postings.append(t, id, impact);
+    });
+    this.maybeCompact();
+  }
+
+  remove(permitId: string): void {
+    const id = this.table.idOf(permitId);
+    if (id === undefined) return;
+    this.removeId(id);
+    this.maybeCompact();
+  }
+
+  private removeId(id: number): void {
+    const doc = this.table.docs[id];
+    if (!doc) return;
+    this.impacts.collect(doc);
+    this.impacts.forEachTerm((t) => this.dict.df[t]--);
+    this.table.remove(id, this.impacts.lengths);
+  }
+
+  /** Folds delta lists and drops removed documents once they amount to a quarter of the index. */
+  private maybeCompact(): void {
+    const t = this.table;
+    if (this.postings.pendingDelta > Math.max(200_000, this.postings.size / 4) || t.deadCount > Math.max(1000, t.aliveCount / 4)) {
+      this.postings = this.postings.compact(this.dict.size, (d) => t.isAlive(d));
+      t.deadCount = 0;
+    }
+  }
+
+  search(query: string, opts: SearchOptions = {}): SearchResult {
+    const t0 = performance.now();
+    const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
+    const plan = analyzeQuery(query, this.vocab);
+    const tAnalyzed = performance.now();
+    const n = Math.max(1, this.table.aliveCount);
+    const terms: ResolvedTerm[] = plan.terms.map((term) => {
+      const id = this.dict.lookup(term.key);
+      const df = id >= 0 ? this.dict.df[id] : 0;
+      if (df <= 0) return { term, id: -1, scoreWeight: 0 };
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      return { term, id, scoreWeight: (term.weight * idf * (P.k1 + 1)) / 255 };
+    });
+    const lists: ScoredList[] = [];
+    for (const rt of terms) {
+      if (rt.id < 0) continue;
+      const bound = rt.scoreWeight * this.dict.maxImpact[rt.id];
+      for (const s of this.postings.slices(rt.id)) lists.push({ ...s, weight: rt.scoreWeight, bound });
+    }
+    const allowed = this.table.allowedBits(opts.regionIds);
+    const cands = allowed && lists.length > 0 ? retrieveTopK(lists, allowed, P.rerankPool, 0, P.relativeCutoff / (1 + P.phraseBonus)) : [];
+    const tRetrieved = performance.now();
+    const docOf = (d: number) => this.table.docs[d]!;
+    const ranked = rankCandidates(cands, { plan, terms, docOf, impactOf: (t, d) => this.postings.impactOf(t, d) }, limit);
+    const hits: SearchHit[] = ranked.map((r) => {
+      const doc = docOf(r.doc);
+      const textKeys = new Set(r.matched.filter((m) => isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
+      const soundKeys = new Set(r.matched.filter((m) => !isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
+      const hit: SearchHit = { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, textKeys, soundKeys) };
+      if (opts.debug) hit.breakdown = fieldBreakdown(doc, r, this.analyzer, (f) => this.table.averageLength(f));
+      return hit;
+    });
+    if (!opts.debug) return { hits };
+    const rank = micros(tRetrieved);
+    return {
+      hits,
+      debug: {
+        normalizedQuery: plan.normalized,
+        terms: plan.terms.map((t) => ({ term: t.display, origin: t.origin, weight: Math.round(t.weight * 1000) / 1000 })),
+        timingsUs: { analyze: Math.round((tAnalyzed - t0) * 1000), retrieve: Math.round((tRetrieved - tAnalyzed) * 1000), rank, total: micros(t0) },
+      },
+    };
+  }
+}

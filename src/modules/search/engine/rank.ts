@@ -1,0 +1,111 @@
+import { nameForms } from './name-forms.js';
+import { P } from './ranking-params.js';
+import type { Candidate } from './retrieve.js';
+import type { QueryPlan, QueryTerm } from './query-terms.js';
+import type { SearchDoc } from './types.js';
+
+/** A query term bound to the index: its term id (-1 if unknown) and its score per impact unit. */
+export interface ResolvedTerm {
+  term: QueryTerm;
+  id: number;
+  scoreWeight: number;
+}
+
+export interface Ranked {
+  doc: number;
+  score: number;
+  bm25: number;
+  phrase: number;
+  coverage: number;
+  /** Resolved terms the document holds, with the impact of each. */
+  matched: { rt: ResolvedTerm; impact: number }[];
+}
+
+export interface RankContext {
+  plan: QueryPlan;
+  terms: ResolvedTerm[];
+  docOf(doc: number): SearchDoc;
+  impactOf(term: number, doc: number): number;
+}
+
+/**
+ * Second stage on the retrieved candidates: exact term matches, coverage of the query's
+ * meaningful characters (the absolute floor: nonsense matches a sliver of the query at best),
+ * the contiguous-match bonus on the permit name, then the cut relative to the best hit.
+ */
+export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: number): Ranked[] {
+  const { plan } = ctx;
+  let totalWeight = 0;
+  for (const w of plan.posWeight) totalWeight += w;
+  if (totalWeight <= 0) return [];
+  const ranked: Ranked[] = [];
+  const covered = new Uint8Array(plan.posWeight.length);
+  for (const c of cands) {
+    const matched: Ranked['matched'] = [];
+    covered.fill(0);
+    let bm25 = 0;
+    for (const rt of ctx.terms) {
+      if (rt.id < 0) continue;
+      const impact = ctx.impactOf(rt.id, c.doc);
+      if (impact === 0) continue;
+      matched.push({ rt, impact });
+      bm25 += rt.scoreWeight * impact;
+      // Initials n-grams hit names by chance too easily to count here; see below.
+      if (rt.term.key[0] === '^') continue;
+      const s = rt.term.spans;
+      for (let i = 0; i < s.length; i += 2) covered.fill(1, s[i], s[i + 1]);
+    }
+    const name = ctx.docOf(c.doc).name;
+    const initials = nameForms(name).initials;
+    for (const run of plan.initials) {
+      const { length, endA } = longestCommonRun([...run.text], [...initials]);
+      if (length >= 2) covered.fill(1, run.start + endA - length, run.start + endA);
+    }
+    let coveredWeight = 0;
+    for (let i = 0; i < covered.length; i++) if (covered[i]) coveredWeight += plan.posWeight[i];
+    const coverage = coveredWeight / totalWeight;
+    if (coverage < P.minCoverage) continue;
+    const phrase = nameMatchShare(plan, name);
+    ranked.push({ doc: c.doc, score: bm25 * (1 + P.phraseBonus * phrase), bm25, phrase, coverage, matched });
+  }
+  ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  const best = ranked.length > 0 ? ranked[0].score : 0;
+  return ranked.filter((r) => r.score >= P.relativeCutoff * best).slice(0, limit);
+}
+
+/**
+ * Share of the permit name matched contiguously: the longest common substring of a query run
+ * and the core name (characters), of the query's pinyin and the name's (syllables), or of an
+ * initials run and the name's initials, over the longer of the two.
+ */
+export function nameMatchShare(plan: QueryPlan, name: string): number {
+  const forms = nameForms(name);
+  let best = 0;
+  const consider = (a: string[], b: string[]) => {
+    const l = longestCommonRun(a, b).length;
+    if (l >= 2) best = Math.max(best, l / Math.max(a.length, b.length));
+  };
+  for (const q of plan.runs) consider([...q], [...forms.core]);
+  if (plan.syllables.length > 0) consider(plan.syllables, forms.syllables);
+  for (const q of plan.initials) consider([...q.text], [...forms.initials]);
+  return best;
+}
+
+/** Length of the longest common run of a and b, and where it ends in a. */
+function longestCommonRun(a: string[], b: string[]): { length: number; endA: number } {
+  let best = 0;
+  let endA = 0;
+  let prev = new Uint16Array(b.length + 1);
+  let cur = new Uint16Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : 0;
+      if (cur[j] > best) {
+        best = cur[j];
+        endA = i;
+      }
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return { length: best, endA };
+}
