@@ -37,18 +37,21 @@ export function pagesAreStale() {
   return Math.min(...built) < newestSource(WEB);
 }
 
+/** Per page: the JS and CSS its HTML loads (entry, preloaded chunks, style sheets), raw and gzip. */
 function sizeSummary() {
-  const assets = join(DIST, 'assets');
-  const totals = { js: [0, 0], css: [0, 0] };
-  for (const name of readdirSync(assets)) {
-    const kind = name.endsWith('.js') ? 'js' : name.endsWith('.css') ? 'css' : null;
-    if (!kind) continue;
-    const content = readFileSync(join(assets, name));
-    totals[kind][0] += content.length;
-    totals[kind][1] += gzipSync(content).length;
-  }
   const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
-  return `JS ${kb(totals.js[0])} (${kb(totals.js[1])} gzip), CSS ${kb(totals.css[0])} (${kb(totals.css[1])} gzip), all pages together`;
+  return PAGES.map((page) => {
+    const html = readFileSync(join(DIST, page), 'utf8');
+    const files = [...new Set([...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
+    let raw = 0;
+    let gzip = 0;
+    for (const file of files) {
+      const content = readFileSync(join(DIST, file));
+      raw += content.length;
+      gzip += gzipSync(content).length;
+    }
+    return `  ${page.padEnd(17)} ${kb(raw).padStart(9)} (${kb(gzip)} gzip)`;
+  }).join('\n');
 }
 
 async function main() {
@@ -62,7 +65,7 @@ async function main() {
   }
   const started = Date.now();
   await vite.build({ configFile: join(WEB, 'vite.config.ts') });
-  console.log(`web pages built in ${((Date.now() - started) / 1000).toFixed(1)} s → ${relative(ROOT, DIST)}: ${sizeSummary()}`);
+  console.log(`web pages built in ${((Date.now() - started) / 1000).toFixed(1)} s → ${relative(ROOT, DIST)} (JS + CSS each page loads):\n${sizeSummary()}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

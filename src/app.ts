@@ -17,6 +17,7 @@ import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
 import { registerModuleRoutes } from './modules/routes.js';
+import { prepareImportFiles } from './modules/files/import-template.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
 
@@ -121,5 +122,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await ensureDefaultAdmin(ctx);
+  await prepareImportFiles(ctx);
   return { app, ctx };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { importDemoData } from './modules/importer/demo-data.js';
 
 function readConfig(): Config {
   try {
@@ -16,7 +17,8 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const { app } = await buildApp(config);
+  const { app, ctx } = await buildApp(config);
+  await importDemoData(ctx);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -11,6 +11,7 @@ import { registerMaintenanceRoutes } from './permits/maintenance.routes.js';
 import { registerCheckpointRoutes } from './checkpoints/checkpoints.routes.js';
 import { registerOperationLogRoutes } from './operation-log/operation-log.routes.js';
 import { registerSearchModule } from './search/search.module.js';
+import { registerImportModule } from './importer/import.module.js';
 
 /** Every module's routes, in one list: a module plugs in here and nowhere else. */
 export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -25,4 +26,5 @@ export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext
   registerCheckpointRoutes(app, ctx);
   registerOperationLogRoutes(app, ctx);
   await registerSearchModule(app, ctx);
+  registerImportModule(app, ctx);
 }

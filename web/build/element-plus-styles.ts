@@ -23,7 +23,9 @@ export function elementPlusStyles(): Plugin {
   return {
     name: 'element-plus-styles',
     transform(code, id) {
-      if (id.includes('node_modules') || !/\.(vue|ts)$/.test(id.split('?')[0]) || id.includes('?')) return null;
+      // Plain modules, and the script part a single-file component is split into when it exports types.
+      const [path, query = ''] = id.split('?');
+      if (id.includes('node_modules') || !/\.(vue|ts)$/.test(path) || (query !== '' && !query.includes('type=script'))) return null;
       const styles = new Set<string>();
       for (const match of code.matchAll(NAMED_IMPORT)) {
         for (const spec of match[1].split(',')) {

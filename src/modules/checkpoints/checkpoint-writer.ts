@@ -1,8 +1,9 @@
-import { CHUNK_ROWS, encodeChunk } from './chunk-codec.js';
+import { BINARY_CHUNK_ROWS, CHUNK_ROWS, chunkHeader, compressChunk } from './chunk-codec.js';
+import { pageQuery } from './chunk-sql.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
-import { quoteIdent, type RawConnection } from './raw-connection.js';
+import type { RawConnection } from './raw-connection.js';
 
 export type CheckpointKind = 'manual' | 'auto_backup';
 
@@ -27,37 +28,38 @@ const IN_FLIGHT = 4;
 const INSERT_CHUNK_SQL =
   'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
-/** The two page queries of a table: the first page, and the page after a given key (keyset paging). */
-function pageQueries(table: CoveredTable, columns: string[]) {
-  const select = `select ${columns.map(quoteIdent).join(', ')} from ${quoteIdent(table.name)}`;
-  const order = ` order by ${table.key.map(quoteIdent).join(', ')} limit ${CHUNK_ROWS}`;
-  const key = table.key.length === 1 ? quoteIdent(table.key[0]) : `(${table.key.map(quoteIdent).join(', ')})`;
-  const after = table.key.length === 1 ? '?' : `(${table.key.map(() => '?').join(', ')})`;
-  return { first: select + order, next: `${select} where ${key} > ${after}${order}` };
+function lastLine(rows: Buffer | string): string {
+  const at = rows.lastIndexOf('\n');
+  return typeof rows === 'string' ? rows.slice(at + 1) : rows.toString('utf8', at + 1);
 }
 
 async function copyTable(conn: RawConnection, checkpointId: number, table: CoveredTable, pending: InFlight): Promise<TableStat> {
-  const live = await liveColumns(conn, table.name);
-  const columns = live.map((c) => c.name);
-  const binary = live.filter((c) => c.binary).map((c) => c.name);
-  const keyIndexes = table.key.map((k) => columns.indexOf(k));
-  const queries = pageQueries(table, columns);
+  const columns = await liveColumns(conn, table.name);
+  const names = columns.map((c) => c.name);
+  const header = chunkHeader(names, columns.filter((c) => c.binary).map((c) => c.name));
+  const keyIndexes = table.key.map((k) => names.indexOf(k));
+  const limit = columns.some((c) => c.binary) ? BINARY_CHUNK_ROWS : CHUNK_ROWS;
+  const first = pageQuery(conn.kind, table, columns, false, limit);
+  const next = pageQuery(conn.kind, table, columns, true, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };
   let after: unknown[] | null = null;
   for (;;) {
-    const rows = await conn.rows(after ? queries.next : queries.first, after ?? []);
-    if (rows.length === 0) break;
-    const lastRow = rows[rows.length - 1];
-    after = keyIndexes.map((i) => lastRow[i]);
+    const [[lines, n]] = await conn.rows(after ? next : first, after ?? []);
+    const count = Number(n);
+    if (count === 0) break;
+    const rowLines = lines as Buffer | string;
+    // The next page starts after the key of this page's last row.
+    const last = JSON.parse(lastLine(rowLines)) as unknown[];
+    after = keyIndexes.map((i) => last[i]);
     const index = stat.chunks++;
-    stat.rows += rows.length;
+    stat.rows += count;
     await pending.add(
-      encodeChunk({ columns, binary, rows }).then(async (content) => {
+      compressChunk(header, rowLines).then(async (content) => {
         stat.bytes += content.length;
-        await conn.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, rows.length, content]);
+        await conn.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, count, content]);
       }),
     );
-    if (rows.length < CHUNK_ROWS) break;
+    if (count < limit) break;
   }
   return stat;
 }

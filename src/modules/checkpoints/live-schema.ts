@@ -2,6 +2,8 @@ import type { RawConnection } from './raw-connection.js';
 
 export interface LiveColumn {
   name: string;
+  /** The database's own type name (PostgreSQL: the udt name used in casts, e.g. int4). */
+  type: string;
   /** blob / bytea: stored in a checkpoint as base64 text. */
   binary: boolean;
 }
@@ -12,11 +14,11 @@ export async function liveColumns(conn: RawConnection, table: string): Promise<L
     conn.kind === 'sqlite'
       ? await conn.rows('select name, type from pragma_table_info(?) order by cid', [table])
       : await conn.rows(
-          `select column_name, data_type from information_schema.columns
+          `select column_name, udt_name from information_schema.columns
            where table_schema = current_schema() and table_name = ? order by ordinal_position`,
           [table],
         );
-  return rows.map(([name, type]) => ({ name: String(name), binary: /^(blob|bytea)$/i.test(String(type)) }));
+  return rows.map(([name, type]) => ({ name: String(name), type: String(type), binary: /^(blob|bytea)$/i.test(String(type)) }));
 }
 
 /** Every table of the schema (SQLite's internal tables aside). */

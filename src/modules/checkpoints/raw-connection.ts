@@ -24,7 +24,21 @@ export interface RawConnection {
 /** Largest number of bound parameters in one statement (SQLite's default limit, PostgreSQL's protocol limit). */
 export const MAX_PARAMS: Record<DialectKind, number> = { sqlite: 32_766, postgres: 65_535 };
 
+/** SQLite has no base64; the chunk SQL (chunk-sql.ts) calls these on blob columns. */
+export const SQLITE_BASE64 = { encode: 'lawrisk_base64', decode: 'lawrisk_unbase64' } as const;
+const withBase64 = new WeakSet<SqliteDatabase.Database>();
+
+function registerBase64(sqlite: SqliteDatabase.Database): void {
+  if (withBase64.has(sqlite)) return;
+  sqlite.function(SQLITE_BASE64.encode, { deterministic: true }, (v: unknown) =>
+    v === null ? null : Buffer.isBuffer(v) ? v.toString('base64') : Buffer.from(String(v)).toString('base64'),
+  );
+  sqlite.function(SQLITE_BASE64.decode, { deterministic: true }, (v: unknown) => (v === null ? null : Buffer.from(String(v), 'base64')));
+  withBase64.add(sqlite);
+}
+
 function sqliteConnection(sqlite: SqliteDatabase.Database): RawConnection {
+  registerBase64(sqlite);
   // Prepared once per operation: the multi-row INSERTs are large and repeat thousands of times.
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepared = (text: string) => {

@@ -1,9 +1,8 @@
 import { MAX_PARAMS, quoteIdent, type RawConnection } from './raw-connection.js';
 
 /**
- * Multi-row INSERTs of `batchSize` rows, each split further when batchSize × columns would pass
- * the database's parameter limit. Statements are cached by shape, so the thousands of full
- * batches of a large table share one prepared statement.
+ * Multi-row INSERTs from values held in JavaScript (the kept sessions), at most `batchSize` rows
+ * per statement and fewer when batchSize × columns would pass the database's parameter limit.
  */
 export class RowInserter {
   private readonly statements = new Map<number, string>();
@@ -23,9 +22,8 @@ export class RowInserter {
     let text = this.statements.get(rows);
     if (!text) {
       const tuple = `(${this.columns.map(() => '?').join(', ')})`;
-      text = `insert into ${quoteIdent(this.table)} (${this.columns.map(quoteIdent).join(', ')}) values ${Array(rows)
-        .fill(tuple)
-        .join(', ')}`;
+      const names = this.columns.map(quoteIdent).join(', ');
+      text = `insert into ${quoteIdent(this.table)} (${names}) values ${Array(rows).fill(tuple).join(', ')}`;
       this.statements.set(rows, text);
     }
     return text;
@@ -41,7 +39,8 @@ export class RowInserter {
 
 /**
  * Values of self-referencing columns (a department's parent), held back while the rows go in
- * as null and written afterwards: the rows need no parent-first order, and a cycle still restores.
+ * with null there and written afterwards: the rows need no parent-first order, and even a cycle
+ * restores.
  */
 export class SelfReferences {
   private readonly pending: Array<{ key: unknown[]; values: unknown[] }> = [];
@@ -49,24 +48,24 @@ export class SelfReferences {
   constructor(
     private readonly table: string,
     private readonly key: readonly string[],
-    private readonly refs: readonly string[],
+    readonly refs: readonly string[],
   ) {}
 
-  /** Takes the self-references out of `rows` (in place), given the rows' column names. */
-  holdBack(columns: readonly string[], rows: unknown[][]): void {
-    const refIndexes = this.refs.map((r) => columns.indexOf(r));
-    if (this.refs.length === 0 || refIndexes.some((i) => i < 0)) return;
+  /** Notes the self-references of stored rows laid out as `columns`. */
+  collect(columns: readonly string[], rows: readonly unknown[][]): void {
+    const refIndexes = this.refs.map((r) => columns.indexOf(r)).filter((i) => i >= 0);
+    if (refIndexes.length === 0) return;
     const keyIndexes = this.key.map((k) => columns.indexOf(k));
     for (const row of rows) {
       if (refIndexes.every((i) => row[i] === null)) continue;
       this.pending.push({ key: keyIndexes.map((i) => row[i]), values: refIndexes.map((i) => row[i]) });
-      for (const i of refIndexes) row[i] = null;
     }
   }
 
-  async apply(conn: RawConnection): Promise<void> {
-    if (this.pending.length === 0) return;
-    const set = this.refs.map((r) => `${quoteIdent(r)} = ?`).join(', ');
+  async apply(conn: RawConnection, columns: readonly string[]): Promise<void> {
+    const refs = this.refs.filter((r) => columns.includes(r));
+    if (this.pending.length === 0 || refs.length === 0) return;
+    const set = refs.map((r) => `${quoteIdent(r)} = ?`).join(', ');
     const where = this.key.map((k) => `${quoteIdent(k)} = ?`).join(' and ');
     const text = `update ${quoteIdent(this.table)} set ${set} where ${where}`;
     for (const { key, values } of this.pending) await conn.run(text, [...values, ...key]);

@@ -64,7 +64,7 @@ export function importer(t: TestApp) {
   const preview = (cookie: string, sessionId: string) =>
     t.app.inject({ url: `${API}/admin/permit-import/session/${sessionId}/preview`, headers: { cookie } });
   /** Upload then commit, asserting both succeed; returns the commit result. */
-  const importFile = async (cookie: string, file: string, body: Record<string, unknown> = {}, content = workbookBytes(file)) => {
+  const importFile = async (cookie: string, file: string, body: Record<string, unknown> = {}, content: Buffer = workbookBytes(file)) => {
     const up = await upload(cookie, content, file.split('/').pop()!);
     if (up.statusCode !== 200) throw new Error(`upload of ${file} failed: ${up.body}`);
     const res = await commit(cookie, { session_id: up.json().data.session_id, ...body });

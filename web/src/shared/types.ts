@@ -23,7 +23,9 @@ export interface ThemeRef {
 }
 
 export interface RegionTheme extends ThemeRef {
-  option_id: string;
+  /** Null when only the region's permits link the theme (docs/maintenance.md). */
+  option_id: string | null;
+  permit_count?: number;
 }
 
 export interface Risk {

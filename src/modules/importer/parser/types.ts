@@ -62,6 +62,7 @@ export interface ParsedRisk {
 }
 
 export interface ParsedPermit {
+  /** Every Excel row of the permit, risk rows and permit-only rows alike, in sheet order. */
   rows: number[];
   region: string | null;
   code: string | null;
@@ -77,6 +78,7 @@ export interface ParsedPermit {
 
 export interface ParsedSheet {
   name: string;
+  /** 0-based position of the sheet in the workbook. */
   index: number;
   headerRow: number | null;
   firstDataRow: number | null;

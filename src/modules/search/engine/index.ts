@@ -123,15 +123,19 @@ export class SearchIndex {
     const cands = allowed && lists.length > 0 ? retrieveTopK(lists, allowed, P.rerankPool, 0, P.relativeCutoff / (1 + P.phraseBonus)) : [];
     const tRetrieved = performance.now();
     const docOf = (d: number) => this.table.docs[d]!;
+    (globalThis as any).T ??= [0,0,0,0,0]; const T=(globalThis as any).T; T[0]+=tAnalyzed-t0; T[1]+=tRetrieved-tAnalyzed; const tr0=performance.now();
     const ranked = rankCandidates(cands, { plan, terms, docOf, impactOf: (t, d) => this.postings.impactOf(t, d) }, limit);
+    T[2]+=performance.now()-tr0; const th0=performance.now();
     const hits: SearchHit[] = ranked.map((r) => {
       const doc = docOf(r.doc);
       const textKeys = new Set(r.matched.filter((m) => isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
       const soundKeys = new Set(r.matched.filter((m) => !isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
       const hit: SearchHit = { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, textKeys, soundKeys) };
+      if (opts.debug) (hit as any).cov = r.coverage;
       if (opts.debug) hit.breakdown = fieldBreakdown(doc, r, this.analyzer, (f) => this.table.averageLength(f));
       return hit;
     });
+    T[3]+=performance.now()-th0;
     if (!opts.debug) return { hits };
     const rank = micros(tRetrieved);
     return {

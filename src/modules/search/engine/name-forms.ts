@@ -1,5 +1,7 @@
 import { pinyin } from 'pinyin-pro';
 import { normalizeText } from './normalize.js';
+import { readingKeys, runReadings } from './pinyin.js';
+import { initialsKey, pinyinKey, runsOf } from './terms.js';
 
 /** Brackets whose content qualifies a permit name rather than names it: （县级）, (含保健食品). */
 const QUALIFIER = /[（(【\[][^）)】\]]*[）)】\]]/g;
@@ -21,8 +23,17 @@ export interface NameForms {
   initials: string;
 }
 
+export interface SoundWindow {
+  /** Positions in the normalised name. */
+  start: number;
+  end: number;
+  /** Pinyin and initials keys the window can be read as. */
+  keys: string[];
+}
+
 const CACHE_LIMIT = 20_000;
 const cache = new Map<string, NameForms>();
+const windowCache = new Map<string, SoundWindow[]>();
 
 /** Core name, its pinyin and its initials; memoised, as names repeat across regions. */
 export function nameForms(name: string): NameForms {
@@ -35,4 +46,26 @@ export function nameForms(name: string): NameForms {
     cache.set(name, f);
   }
   return f;
+}
+
+/** Windows of 2 and 3 characters of the name with the keys they are indexed under (highlighting). */
+export function soundWindows(name: string): SoundWindow[] {
+  let w = windowCache.get(name);
+  if (!w) {
+    w = [];
+    for (const run of runsOf(normalizeText(name))) {
+      if (!run.cjk) continue;
+      const readings = runReadings(run.text);
+      for (let i = 0; i + 1 < run.text.length; i++) {
+        for (let len = 2; len <= 3 && i + len <= run.text.length; len++) {
+          const keys = readingKeys(readings, i, i + len, true, '').map(initialsKey);
+          if (len === 2) keys.push(...readingKeys(readings, i, i + 2, false, ' ').map(pinyinKey));
+          w.push({ start: run.start + i, end: run.start + i + len, keys });
+        }
+      }
+    }
+    if (windowCache.size >= CACHE_LIMIT) windowCache.clear();
+    windowCache.set(name, w);
+  }
+  return w;
 }

@@ -74,7 +74,15 @@ export function toSimplified(s: string): string {
 /** Full normalisation to a string of the same length: simplified, folded, punctuation as spaces. */
 export function normalizeText(input: string): string {
   const s = toSimplified(input);
+  const codes = new Uint16Array(s.length);
+  let changed = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    codes[i] = foldTable[c];
+    if (codes[i] !== c) changed = true;
+  }
+  if (!changed) return s;
   let out = '';
-  for (let i = 0; i < s.length; i++) out += String.fromCharCode(foldTable[s.charCodeAt(i)]);
+  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.subarray(i, i + 8192));
   return out;
 }

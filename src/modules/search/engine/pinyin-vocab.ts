@@ -13,6 +13,8 @@ export class PinyinVocab {
   private readonly bigramsBySound = new Map<string, Set<string>>();
   private readonly seenWords = new Set<string>();
   private readonly seenRuns = new Set<string>();
+  /** soundAlikes answers, valid until a new name run arrives. */
+  private readonly alikeCache = new Map<string, string[]>();
 
   constructor() {
     for (const w of getLexicon().vocabulary) this.addWord(w);
@@ -31,6 +33,7 @@ export class PinyinVocab {
   addNameRun(run: string, readings: string[][]): void {
     if (this.seenRuns.has(run)) return;
     this.seenRuns.add(run);
+    this.alikeCache.clear();
     for (let i = 0; i + 1 < run.length; i++) {
       const bigram = run.slice(i, i + 2);
       this.nameBigrams.add(bigram);
@@ -50,13 +53,18 @@ export class PinyinVocab {
     return this.nameBigrams.has(bigram);
   }
 
-  /** Name bigrams that can sound like the given CJK bigram (any reading of either character). */
-  soundAlikes(bigram: string): string[] {
+  /** Name bigrams that can sound like the given CJK bigram read as given (any reading of theirs). */
+  soundAlikes(bigram: string, readings: string[][]): string[] {
+    const cacheKey = bigram + readings.join('|');
+    const cached = this.alikeCache.get(cacheKey);
+    if (cached) return cached;
     const out = new Set<string>();
-    const readings = runReadings(bigram);
     for (const k of readingKeys(readings, 0, 2, false, ' ')) for (const b of this.bigramsBySound.get(k) ?? []) out.add(b);
     out.delete(bigram);
-    return [...out];
+    const list = [...out];
+    if (this.alikeCache.size >= 10_000) this.alikeCache.clear();
+    this.alikeCache.set(cacheKey, list);
+    return list;
   }
 }
 

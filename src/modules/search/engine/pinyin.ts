@@ -73,6 +73,19 @@ function withUVariants(readings: string[]): string[] {
  * of polyphonic characters (so that 形业 and 行业 meet on "xing ye").
  */
 export function runReadings(run: string): string[][] {
+  const hit = runCache.get(run);
+  if (hit) return hit;
+  const out = computeRunReadings(run);
+  if (runCache.size >= RUN_CACHE_LIMIT) runCache.clear();
+  runCache.set(run, out);
+  return out;
+}
+
+/** Names and query bigrams repeat: readings of recent runs are memoised. */
+const RUN_CACHE_LIMIT = 50_000;
+const runCache = new Map<string, string[][]>();
+
+function computeRunReadings(run: string): string[][] {
   const ctx = pinyin(run, { type: 'array', toneType: 'none', v: true }) as string[];
   const out: string[][] = [];
   for (let i = 0; i < run.length; i++) {

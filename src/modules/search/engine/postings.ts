@@ -66,9 +66,15 @@ export class Postings {
 
   /** Impact of the term in the document, 0 when absent. */
   impactOf(term: number, doc: number): number {
-    for (const s of this.slices(term)) {
-      const at = seek(s.docs, s.start, s.end, doc);
-      if (at < s.end && s.docs[at] === doc) return s.impacts[at];
+    if (term < this.baseTerms) {
+      const end = this.offsets[term + 1];
+      const at = seek(this.docs, this.offsets[term], end, doc);
+      if (at < end && this.docs[at] === doc) return this.impacts[at];
+    }
+    const d = this.delta[term];
+    if (d) {
+      const at = seek(d.docs, 0, d.n, doc);
+      if (at < d.n && d.docs[at] === doc) return d.impacts[at];
     }
     return 0;
   }

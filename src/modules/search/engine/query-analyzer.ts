@@ -1,6 +1,7 @@
 import { getLexicon } from './lexicon.js';
 import { normalizeText } from './normalize.js';
-import { cutForSearch, cutWords } from './segmenter.js';
+import { cutForSearch, tagWords } from './segmenter.js';
+import { pinyin } from 'pinyin-pro';
 import { syllabify } from './pinyin.js';
 import { MAX_CORRECTIONS, W } from './ranking-params.js';
 import { initialsKey, pinyinKey, runsOf, type Run } from './terms.js';
@@ -30,28 +31,39 @@ export function analyzeQuery(query: string, vocab: PinyinVocab): QueryPlan {
   return { normalized, terms: out.terms(), posWeight, runs: runs.filter((r) => r.cjk).map((r) => r.text), syllables, initials };
 }
 
+/**
+ * Parts of speech that qualify rather than name what is asked about: pronouns, place and
+ * direction words, time words, numerals, quantifiers, adverbs, prepositions, conjunctions,
+ * particles, modal words. Such words weigh less (unless the domain vocabulary knows them).
+ */
+const LIGHT_TAGS = new Set(['r', 's', 'f', 't', 'm', 'q', 'd', 'p', 'c', 'u', 'y', 'e', 'o']);
+
 function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeight: Float32Array): void {
   const { text, start } = run;
   const lex = getLexicon();
-  const words = cutWords(text);
+  const tagged = tagWords(text);
+  const words = tagged.map((t) => t.word);
   const cw = new Float32Array(text.length).fill(1);
   const wordAt = new Set<string>();
   let p = 0;
-  for (const w of words) {
-    if (lex.intent.has(w)) cw.fill(W.intentChar, p, p + w.length);
-    wordAt.add(w);
-    p += w.length;
+  for (const { word, tag } of tagged) {
+    if (lex.intent.has(word)) cw.fill(W.intentChar, p, p + word.length);
+    else if (LIGHT_TAGS.has(tag[0]) && !lex.groupsOf.has(word)) cw.fill(W.lightWord, p, p + word.length);
+    wordAt.add(word);
+    p += word.length;
   }
   posWeight.set(cw, start);
   const meanWeight = (from: number, to: number) => cw.slice(from, to).reduce((a, b) => a + b, 0) / (to - from);
 
+  // Readings in the context of the query only: a typo is read the way its writer meant it.
+  const readings = (pinyin(text, { type: 'array', toneType: 'none', v: true }) as string[]).map((p) => [p]);
   if (text.length === 1) out.add(text, text, 'unigram', W.loneUnigram * cw[0], start, start + 1);
   for (let i = 0; i + 1 < text.length; i++) {
     const bigram = text.slice(i, i + 2);
     const weight = meanWeight(i, i + 2);
     out.add(bigram, bigram, wordAt.has(bigram) ? 'word' : 'bigram', weight, start + i, start + i + 2);
     if (!vocab.isNameBigram(bigram) && !wordAt.has(bigram)) {
-      for (const alike of vocab.soundAlikes(bigram).slice(0, MAX_CORRECTIONS)) {
+      for (const alike of vocab.soundAlikes(bigram, readings.slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
         out.add(alike, alike, 'correction', W.correction * weight, start + i, start + i + 2);
       }
     }
@@ -72,21 +84,21 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeig
   }
 }
 
-/** Members of the word's synonym groups, each worth about as much as the word itself. */
+/**
+ * Members of the word's synonym groups. A member counts only as a whole: its own key when it is
+ * one or two characters, its word key when longer (documents index words of 3+ characters).
+ */
 function addSynonyms(word: string, weight: number, from: number, to: number, out: TermCollector, origin: TermOrigin = 'synonym'): void {
   const lex = getLexicon();
   for (const g of lex.groupsOf.get(word) ?? []) {
-    for (const member of lex.groups[g]) {
-      if (member !== word) addPhrase(member, origin, W.synonym * weight, Math.max(1, word.length - 1), from, to, out);
-    }
+    for (const member of lex.groups[g]) if (member !== word) out.add(member, member, origin, W.synonym * weight, from, to);
   }
 }
 
 /**
- * Adds the keys of a phrase standing for query positions [from, to): its bigrams (or its single
- * character), its whole form when it is a word of 3+ characters, its latin tokens. The weight is
- * spread when the phrase has more bigrams than the budget, so a long stand-in does not outweigh
- * the short text it replaces.
+ * Adds the keys of a word standing for query positions [from, to): its bigrams (or its single
+ * character), and its whole form when it has 3+ characters. The weight is spread when the word
+ * has more bigrams than the budget, so a long stand-in does not outweigh the text it replaces.
  */
 function addPhrase(phrase: string, origin: TermOrigin, weight: number, budget: number, from: number, to: number, out: TermCollector): void {
   for (const run of runsOf(phrase)) {

@@ -24,6 +24,7 @@ export const FIELD_B = [0.5, 0, 0.3, 0.3, 0.5, 0.75, 0.5];
 /** Query-term weights by how the term was produced. */
 export const W = {
   intentChar: 0.15,
+  lightWord: 0.5,
   word: 0.5,
   unigram: 0.5,
   loneUnigram: 1,

@@ -5,6 +5,7 @@ const require = createRequire(import.meta.url);
 
 interface JiebaLike {
   cut(sentence: string, hmm?: boolean): string[];
+  tag(sentence: string, hmm?: boolean): { word: string; tag: string }[];
   cutForSearch(sentence: string, hmm?: boolean): string[];
   loadDict(dict: Uint8Array): void;
 }
@@ -35,4 +36,9 @@ export function cutWords(text: string): string[] {
 /** Search-mode words: the precise words plus the dictionary words inside long ones. */
 export function cutForSearch(text: string): string[] {
   return getJieba().cutForSearch(text, true);
+}
+
+/** Precise-mode words with their part-of-speech tags (jieba's ICTCLAS-style tag set). */
+export function tagWords(text: string): { word: string; tag: string }[] {
+  return getJieba().tag(text, true);
 }

@@ -1,12 +1,23 @@
 import { ensureCapacity } from './typed-arrays.js';
 
-/** Interned index keys with their live document frequency and the largest impact seen. */
+const CJK_BASE = 0x3400;
+const CJK_SPAN = 0xa000 - CJK_BASE;
+const EMPTY = -1;
+
+/**
+ * Interned index keys with their live document frequency and the largest impact seen. CJK
+ * bigrams, by far the most frequent keys, also go through an open-addressing table keyed by
+ * their two code units, so indexing long texts allocates no strings for keys already known.
+ */
 export class TermDict {
   private readonly ids = new Map<string, number>();
   readonly keys: string[] = [];
   df = new Int32Array(1024);
   /** Upper bound of the quantised impact of any posting of the term (never lowered). */
   maxImpact = new Uint8Array(1024);
+  private slotKeys = new Int32Array(1 << 16).fill(EMPTY);
+  private slotIds = new Int32Array(1 << 16);
+  private slotsUsed = 0;
 
   get size(): number {
     return this.keys.length;
@@ -26,5 +37,38 @@ export class TermDict {
       this.maxImpact = ensureCapacity(this.maxImpact, id + 1);
     }
     return id;
+  }
+
+  /** Id of the bigram of two CJK code units (both in U+3400..U+9FFF). */
+  internBigram(c1: number, c2: number): number {
+    const code = (c1 - CJK_BASE) * CJK_SPAN + (c2 - CJK_BASE);
+    const mask = this.slotKeys.length - 1;
+    let slot = Math.imul(code, 0x9e3779b1) >>> 0 & mask;
+    for (;;) {
+      const k = this.slotKeys[slot];
+      if (k === code) return this.slotIds[slot];
+      if (k === EMPTY) break;
+      slot = (slot + 1) & mask;
+    }
+    const id = this.intern(String.fromCharCode(c1, c2));
+    this.slotKeys[slot] = code;
+    this.slotIds[slot] = id;
+    if (++this.slotsUsed * 2 > this.slotKeys.length) this.growSlots();
+    return id;
+  }
+
+  private growSlots(): void {
+    const oldKeys = this.slotKeys;
+    const oldIds = this.slotIds;
+    this.slotKeys = new Int32Array(oldKeys.length * 2).fill(EMPTY);
+    this.slotIds = new Int32Array(oldKeys.length * 2);
+    const mask = this.slotKeys.length - 1;
+    for (let i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] === EMPTY) continue;
+      let slot = Math.imul(oldKeys[i], 0x9e3779b1) >>> 0 & mask;
+      while (this.slotKeys[slot] !== EMPTY) slot = (slot + 1) & mask;
+      this.slotKeys[slot] = oldKeys[i];
+      this.slotIds[slot] = oldIds[i];
+    }
   }
 }
