@@ -1,28 +1,26 @@
 /**
- * End-to-end import speed: generates a 50,000-risk-row workbook, then times a bare exceljs read,
- * parseWorkbook, the upload (parse + store + preview), a preview of the stored session, the
- * commit into an empty database and a second, unchanged commit. Prints peak RSS.
+ * End-to-end import speed on a generated 50,000-risk-row workbook:
+ *   - read:   a bare exceljs read and parseWorkbook of the same file (warmed up, then timed);
+ *   - import: upload (parse + store + preview), preview of the stored session, commit into an
+ *             empty database (with the search-index follow-up shown apart), and an unchanged re-commit.
+ * Each part runs in its own child process, so its peak RSS is its own (V8 keeps freed heap, and
+ * the reference reads would otherwise inflate the import's figure).
  *
  *   npx tsx --expose-gc bench/import.ts [riskRows]
- *   BENCH_PG_URL=postgres://user:pass@host/db npx tsx --expose-gc bench/import.ts   (also on PostgreSQL; the database is emptied)
+ *   BENCH_PG_URL=postgres://user:pass@host/db npx tsx --expose-gc bench/import.ts   (adds PostgreSQL; that database is emptied)
  *
  * Targets: preview ≤ 1.5× the bare read, commit ≥ 20,000 risk rows/s on SQLite, peak RSS < 600 MB.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { sql } from 'kysely';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { COLUMNS } from '../src/modules/importer/parser/columns.js';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
-import { commitImport } from '../src/modules/importer/commit.service.js';
-import { previewSession } from '../src/modules/importer/preview.service.js';
-import { createImportSession } from '../src/modules/importer/upload.service.js';
-import { loadCurrentUser } from '../src/modules/users/users.repository.js';
+import { peakRssMb, runImport, timed } from './import-run.js';
 
-const RISK_ROWS = Number(process.argv[2] ?? 50_000);
 const RISKS_PER_PERMIT = 5;
 const SHEETS = 5;
 const THEMES = ['开办餐饮店', '建设工程施工', '道路运输经营', '举办大型活动'];
@@ -32,15 +30,15 @@ const PHRASES = ['未取得许可擅自经营', '提交虚假材料申请许可'
 const phrase = (seed: number, parts: number) =>
   Array.from({ length: parts }, (_, i) => PHRASES[(seed + i * 3) % PHRASES.length]).join('，');
 
-/** Streams the workbook to disk (so generating it does not count towards the import's memory). */
-async function generateWorkbook(path: string): Promise<void> {
+/** Streams the workbook to disk: every permit column filled on its first row, blank below. */
+async function generateWorkbook(path: string, riskRows: number): Promise<void> {
   const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true });
-  const perSheet = Math.ceil(RISK_ROWS / SHEETS);
+  const perSheet = Math.ceil(riskRows / SHEETS);
   for (let s = 0; s < SHEETS; s++) {
     const ws = writer.addWorksheet(`部门${s + 1}`);
     ws.addRow([`基准测试许可事项风险清单（部门${s + 1}）`]).commit();
     ws.addRow(COLUMNS.map((c) => c.canonical)).commit();
-    for (let i = s * perSheet; i < Math.min(RISK_ROWS, (s + 1) * perSheet); i++) {
+    for (let i = s * perSheet; i < Math.min(riskRows, (s + 1) * perSheet); i++) {
       const p = Math.floor(i / RISKS_PER_PERMIT);
       const first = i % RISKS_PER_PERMIT === 0;
       const permit = first
@@ -55,63 +53,55 @@ async function generateWorkbook(path: string): Promise<void> {
   await writer.commit();
 }
 
-async function time<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  (globalThis as { gc?: () => void }).gc?.();
-  const start = process.hrtime.bigint();
-  const out = await fn();
-  return [out, Number(process.hrtime.bigint() - start) / 1e6];
+/** Child part "read": one untimed round of each warms the JIT, then one timed round of each. */
+async function runRead(file: string) {
+  const buf = readFileSync(file);
+  await new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer);
+  await parseWorkbook(buf);
+  const [, bare] = await timed(() => new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer));
+  const [, parse] = await timed(() => parseWorkbook(buf));
+  return { bare, parse, rss: peakRssMb() };
+}
+
+/** Runs one part of the bench in a fresh process with the same runtime flags and returns its JSON line. */
+function child(part: string, ...args: string[]): any {
+  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), part, ...args], {
+    encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
 const ms = (v: number) => `${v.toFixed(0).padStart(6)} ms`;
 
-async function runDatabase(label: string, databaseUrl: string, dataDir: string, buf: Buffer, bare: number): Promise<void> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench-Pass-123', DEMO_DATA: '0', LOG_LEVEL: 'silent' });
-  const { app, ctx } = await buildApp(config, { logger: false });
+async function main(): Promise<void> {
+  const [part, file, riskArg, dbUrl] = process.argv.slice(2);
+  if (part === 'read') return void console.log(JSON.stringify(await runRead(file)));
+  if (part === 'import') return void console.log(JSON.stringify(await runImport(file, Number(riskArg), dbUrl)));
+
+  const riskRows = Number(part ?? 50_000);
+  const dir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-'));
   try {
-    if (databaseUrl.startsWith('postgres')) {
-      await sql`truncate permits, risks, permit_files, import_sessions, snapshot_batches, regions, themes restart identity cascade`.execute(ctx.db);
+    const path = join(dir, 'bench.xlsx');
+    await generateWorkbook(path, riskRows);
+    console.log(`workbook: ${riskRows} risk rows in ${SHEETS} sheets, ${(readFileSync(path).length / 1024 / 1024).toFixed(1)} MB`);
+    const read = child('read', path);
+    console.log(`  bare exceljs read                ${ms(read.bare)}`);
+    console.log(`  parseWorkbook                    ${ms(read.parse)}   ${(read.parse / read.bare).toFixed(2)}× bare read   (peak RSS ${read.rss} MB)`);
+    const targets: Array<[string, string]> = [['SQLite', `sqlite:${join(dir, 'bench.db')}`]];
+    if (process.env.BENCH_PG_URL) targets.push(['PostgreSQL', process.env.BENCH_PG_URL]);
+    for (const [label, url] of targets) {
+      const r = child('import', path, String(riskRows), url);
+      console.log(`\n${label}`);
+      console.log(`  upload (parse + store + preview) ${ms(r.upload)}   ${(r.upload / read.bare).toFixed(2)}× bare read`);
+      console.log(`  preview of the stored session    ${ms(r.preview)}   ${(r.preview / read.bare).toFixed(2)}× bare read`);
+      console.log(`  commit (${r.permits} new permits)      ${ms(r.commit)}   ${Math.round(riskRows / (r.commit / 1000))} risk rows/s`);
+      console.log(`    of which search-index update   ${ms(r.search)}   (without it: ${Math.round(riskRows / ((r.commit - r.search) / 1000))} risk rows/s)`);
+      console.log(`  commit again (all unchanged)     ${ms(r.recommit)}`);
+      console.log(`  peak RSS of the import process   ${String(r.rss).padStart(6)} MB`);
     }
-    await ctx.db.insertInto('regions').values({ name: '广安区', code: '511602', created_at: new Date().toISOString() }).execute();
-    const row = await ctx.db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirstOrThrow();
-    const admin = (await loadCurrentUser(ctx.db, row.id))!;
-    const upload = { filename: 'bench.xlsx', contentType: null, content: buf };
-
-    const [session, uploadMs] = await time(() => createImportSession(ctx, admin, upload, { mode: 'auto', departmentId: null }));
-    if (session.error_count > 0) throw new Error(`bench workbook has errors: ${JSON.stringify(session.findings)}`);
-    const [, previewMs] = await time(() => previewSession(ctx, admin, session.session_id));
-    const request = { sessionId: session.session_id, sheets: [], overrides: {}, themeBindings: {}, editedBy: 'bench', changeSummary: null };
-    const [result, commitMs] = await time(() => commitImport(ctx, admin, request));
-    const [again, recommitMs] = await time(() => commitImport(ctx, admin, request));
-    if (result.totals.risks !== RISK_ROWS || again.totals.unchanged !== result.totals.permits) throw new Error('unexpected commit result');
-
-    console.log(`\n${label}`);
-    console.log(`  upload (parse + store + preview) ${ms(uploadMs)}   ${(uploadMs / bare).toFixed(2)}× bare read`);
-    console.log(`  preview of the stored session    ${ms(previewMs)}   ${(previewMs / bare).toFixed(2)}× bare read`);
-    console.log(`  commit (${result.totals.permits} new permits)      ${ms(commitMs)}   ${Math.round(RISK_ROWS / (commitMs / 1000))} risk rows/s`);
-    console.log(`  commit again (all unchanged)     ${ms(recommitMs)}`);
   } finally {
-    await app.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-'));
-try {
-  const file = join(dir, 'bench.xlsx');
-  await generateWorkbook(file);
-  const buf = readFileSync(file);
-  console.log(`workbook: ${RISK_ROWS} risk rows in ${SHEETS} sheets, ${(buf.length / 1024 / 1024).toFixed(1)} MB`);
-
-  // One untimed round of each warms up the JIT, so the two reads are compared on equal terms.
-  await new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer);
-  await parseWorkbook(buf);
-  const [, bare] = await time(() => new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer));
-  const [, parse] = await time(() => parseWorkbook(buf));
-  console.log(`  bare exceljs read                ${ms(bare)}`);
-  console.log(`  parseWorkbook                    ${ms(parse)}   ${(parse / bare).toFixed(2)}× bare read`);
-
-  await runDatabase('SQLite', `sqlite:${join(dir, 'bench.db')}`, dir, buf, bare);
-  if (process.env.BENCH_PG_URL) await runDatabase('PostgreSQL', process.env.BENCH_PG_URL, dir, buf, bare);
-  console.log(`\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+await main();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/server-process.js';
 
 export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'test-output', 'screenshots');
@@ -13,7 +14,8 @@ export async function textOf(locator: Locator, timeout = 15_000): Promise<string
 
 /** Waits until no Element Plus loading mask is shown. */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('.el-loading-mask:not([style*="display: none"])'), undefined, { timeout: 20_000 });
+  // Polled from here: the pages' CSP rightly forbids evaluating strings in them.
+  await expect.poll(() => page.locator('.el-loading-mask:visible').count(), { timeout: 20_000 }).toBe(0);
 }
 
 let shotNumber = 0;

@@ -1,13 +1,11 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { chunked, INSERT_CHUNK } from '../../db/batch.js';
 import type { DB } from '../../db/database.js';
+import { encodeChunk } from './chunk-codec.js';
 import { changeDataset, checkpointRows, dumpCoveredTables, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
 
-const gzipAsync = promisify(gzip);
 const RISKS_PER_PERMIT = 3;
 
 /** One import-like write: a permit, its theme link and its risks, in one transaction. */
@@ -65,7 +63,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     expect(withBackup.success).toBe(false);
     expect(withBackup.message).toBeTruthy();
     expect(withBackup.data.errors).toHaveLength(1);
-    expect(withBackup.data.errors[0]).toMatch(/^app_meta: chunk 0 cannot be decoded/);
+    expect(withBackup.data.errors[0]).toMatch(/^app_meta: chunk 0 cannot be read/);
     const backup = withBackup.data.auto_backup_available;
     expect(backup).toMatch(/^\d+$/);
     expect(withBackup.data.recovery_suggestion).toBe(`可从自动备份检查点 ${backup} 恢复`);
@@ -89,8 +87,8 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
 
   it('answers an exception in the last table with the exception body, leaving every table unchanged', async () => {
     const id = await create();
-    const bad = { v: 1, columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
-    await chunkOf(id, 'app_meta').set({ content: await gzipAsync(JSON.stringify(bad)), row_count: bad.rows.length }).execute();
+    const bad = { columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
+    await chunkOf(id, 'app_meta').set({ content: await encodeChunk(bad), row_count: bad.rows.length }).execute();
     await t.dbh.db.insertInto('app_meta').values({ key: 'later', value: 'x' }).execute();
     const body = await failingRestore(id, { create_auto_backup: true });
     expect(body.message).toMatch(/^Restore failed: .*value/);

@@ -44,13 +44,16 @@ async function copyTable(conn: RawConnection, checkpointId: number, table: Cover
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };
   let after: unknown[] | null = null;
   for (;;) {
-    const [[lines, n]] = await conn.rows(after ? next : first, after ?? []);
+    const [[lines, n, lastKey]] = await conn.rows(after ? next : first, after ?? []);
     const count = Number(n);
     if (count === 0) break;
     const rowLines = lines as Buffer | string;
-    // The next page starts after the key of this page's last row.
-    const last = JSON.parse(lastLine(rowLines)) as unknown[];
-    after = keyIndexes.map((i) => last[i]);
+    // The next page starts after this page's last key.
+    if (lastKey !== null) after = [lastKey];
+    else {
+      const last = JSON.parse(lastLine(rowLines)) as unknown[];
+      after = keyIndexes.map((i) => last[i]);
+    }
     const index = stat.chunks++;
     stat.rows += count;
     await pending.add(

@@ -30,6 +30,8 @@ export interface ChunkData {
 }
 
 const NL = 0x0a;
+/** Output piece size of zlib: one or two pieces per chunk instead of dozens of 16 KiB ones. */
+const ZLIB_CHUNK = 256 * 1024;
 export const ROW_SEPARATOR = ',\n';
 const END = '\n]}';
 
@@ -47,7 +49,7 @@ export const chunkHeader = (columns: readonly string[], binary: readonly string[
  */
 export function compressChunk(header: string, rowLines: Buffer | string): Promise<Buffer> {
   const rows = typeof rowLines === 'string' ? Buffer.from(rowLines) : rowLines;
-  return gzipAsync(Buffer.concat([Buffer.from(header), rows, Buffer.from(END)]), { level: constants.Z_BEST_SPEED });
+  return gzipAsync(Buffer.concat([Buffer.from(header), rows, Buffer.from(END)]), { level: constants.Z_BEST_SPEED, chunkSize: ZLIB_CHUNK });
 }
 
 /** A decompressed chunk whose rows are still JSON text, one line each. */
@@ -62,7 +64,7 @@ export interface OpenedChunk {
 export async function openChunk(content: Buffer): Promise<OpenedChunk> {
   let text: Buffer;
   try {
-    text = await gunzipAsync(content);
+    text = await gunzipAsync(content, { chunkSize: ZLIB_CHUNK });
   } catch (err) {
     throw new CorruptChunkError((err as Error).message);
   }

@@ -37,6 +37,8 @@ export interface ForeignKey {
   table: string;
   column: string;
   references: string;
+  /** The referenced column (SQLite leaves it out when the key points at the primary key: rowid). */
+  referencedColumn: string;
 }
 
 /** Every foreign key of the schema: which column of which table points at which table. */
@@ -44,13 +46,15 @@ export async function liveForeignKeys(conn: RawConnection): Promise<ForeignKey[]
   if (conn.kind === 'sqlite') {
     const out: ForeignKey[] = [];
     for (const table of await liveTables(conn)) {
-      const rows = await conn.rows('select "from", "table" from pragma_foreign_key_list(?)', [table]);
-      for (const [column, references] of rows) out.push({ table, column: String(column), references: String(references) });
+      const rows = await conn.rows('select "from", "table", "to" from pragma_foreign_key_list(?)', [table]);
+      for (const [column, references, to] of rows) {
+        out.push({ table, column: String(column), references: String(references), referencedColumn: to === null ? 'rowid' : String(to) });
+      }
     }
     return out;
   }
   const rows = await conn.rows(
-    `select kcu.table_name, kcu.column_name, ccu.table_name
+    `select kcu.table_name, kcu.column_name, ccu.table_name, ccu.column_name
      from information_schema.table_constraints tc
      join information_schema.key_column_usage kcu
        on kcu.constraint_name = tc.constraint_name and kcu.constraint_schema = tc.constraint_schema
@@ -58,9 +62,10 @@ export async function liveForeignKeys(conn: RawConnection): Promise<ForeignKey[]
        on ccu.constraint_name = tc.constraint_name and ccu.constraint_schema = tc.constraint_schema
      where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`,
   );
-  return rows.map(([table, column, references]) => ({
+  return rows.map(([table, column, references, referencedColumn]) => ({
     table: String(table),
     column: String(column),
     references: String(references),
+    referencedColumn: String(referencedColumn),
   }));
 }

@@ -21,6 +21,9 @@ export interface RawConnection {
   transaction<T>(mode: 'snapshot' | 'write', fn: () => Promise<T>): Promise<T>;
 }
 
+/** SQLite page cache during a checkpoint operation, in KiB (negative: a size, not a page count). */
+const BULK_CACHE_SIZE = -256 * 1024;
+
 /** Largest number of bound parameters in one statement (SQLite's default limit, PostgreSQL's protocol limit). */
 export const MAX_PARAMS: Record<DialectKind, number> = { sqlite: 32_766, postgres: 65_535 };
 
@@ -69,6 +72,9 @@ function sqliteConnection(sqlite: SqliteDatabase.Database): RawConnection {
   };
 }
 
+/** PostgreSQL advisory lock key of checkpoint operations (any constant unique to this service). */
+const CHECKPOINT_LOCK = 0x1a3c_4b01;
+
 function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): RawConnection {
   const numbered = new Map<string, string>();
   const toPg = (text: string) => {
@@ -94,17 +100,27 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
       (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
     run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
     async transaction(mode, fn) {
-      await query({ text: mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN' });
+      // One checkpoint operation at a time across every instance, and the lock is taken before
+      // the snapshot: a copy never starts from a state a running restore is about to replace
+      // (a restore empties tables with TRUNCATE, which older snapshots would see as empty).
+      await query({ text: 'select pg_advisory_lock($1)', values: [CHECKPOINT_LOCK] });
       try {
-        const result = await fn();
-        await query({ text: 'COMMIT' });
-        return result;
-      } catch (err) {
-        // A failed ROLLBACK means the connection itself is gone: it must not go back to the pool.
-        await query({ text: 'ROLLBACK' }).catch(() => {
+        await query({ text: mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN' });
+        try {
+          const result = await fn();
+          await query({ text: 'COMMIT' });
+          return result;
+        } catch (err) {
+          // A failed ROLLBACK means the connection itself is gone: it must not go back to the pool.
+          await query({ text: 'ROLLBACK' }).catch(() => {
+            state.broken = true;
+          });
+          throw err;
+        }
+      } finally {
+        await query({ text: 'select pg_advisory_unlock($1)', values: [CHECKPOINT_LOCK] }).catch(() => {
           state.broken = true;
         });
-        throw err;
       }
     },
   };
@@ -118,7 +134,17 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
 export async function withRawConnection<T>(dbh: DatabaseHandle, fn: (conn: RawConnection) => Promise<T>): Promise<T> {
   if (dbh.kind === 'sqlite') {
     const sqlite = dbh.sqlite!;
-    return dbh.db.connection().execute(() => fn(sqliteConnection(sqlite)));
+    return dbh.db.connection().execute(async () => {
+      // A bulk copy through the default 2 MB page cache rereads index pages from the OS over and
+      // over; a larger cache for the operation's duration keeps them in memory.
+      const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
+      sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`);
+      try {
+        return await fn(sqliteConnection(sqlite));
+      } finally {
+        sqlite.pragma(`cache_size = ${cacheSize}`);
+      }
+    });
   }
   const client = await dbh.pool!.connect();
   const state = { broken: false };

@@ -1,5 +1,5 @@
 import { CorruptChunkError, openChunk, ROW_SEPARATOR, type OpenedChunk } from './chunk-codec.js';
-import { insertFromJsonQuery, isMalformedJson, type ColumnSource } from './chunk-sql.js';
+import { insertFromJsonQuery, isForeignKeyViolation, isMalformedJson, type ColumnSource } from './chunk-sql.js';
 import type { CoveredTable } from './checkpoint-tables.js';
 import type { LiveColumn } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
@@ -31,7 +31,7 @@ class BatchLoader {
   private rows = 0;
   private bytes = 0;
   private statement = '';
-  private columns: string[] = [];
+  columns: string[] = [];
   inserted = 0;
 
   constructor(
@@ -49,11 +49,14 @@ class BatchLoader {
       return;
     }
     this.columns = chunk.columns;
-    const sources: ColumnSource[] = this.live
-      .map((column) => ({ column, from: this.selfRefs.refs.includes(column.name) ? null : chunk.columns.indexOf(column.name) }))
-      .filter((s) => s.from !== -1 || s.column.name in {}) // columns the checkpoint lacks get their default
-      .map((s) => (s.from === -1 ? { ...s, from: null } : s));
-    this.statement = insertFromJsonQuery(this.conn.kind, this.table.name, sources.filter((s) => s.from !== null || this.selfRefs.refs.includes(s.column.name)), chunk.columns.length);
+    // Columns the table no longer has are dropped; columns the checkpoint lacks get their default.
+    const sources: ColumnSource[] = [];
+    for (const column of this.live) {
+      const at = chunk.columns.indexOf(column.name);
+      if (this.selfRefs.refs.includes(column.name)) sources.push({ column, from: null });
+      else if (at >= 0) sources.push({ column, from: at });
+    }
+    this.statement = insertFromJsonQuery(this.conn.kind, this.table.name, sources, chunk.columns.length);
   }
 
   async add(chunk: OpenedChunk): Promise<void> {
@@ -88,4 +91,60 @@ class BatchLoader {
     if (changed !== expected) throw new CorruptChunkError(`${expected - changed} rows do not have ${this.columns.length} values`);
     this.inserted += changed;
   }
+}
+
+export interface Expected {
+  rows: number;
+  chunks: number;
+}
+
+/**
+ * Inserts one table's rows from its chunks (the table is empty). The next chunk is read and
+ * decompressed while the current one is inserted. Throws RestoreCheckFailed when a chunk cannot
+ * be read or the counts do not match the checkpoint's statistics.
+ */
+export async function restoreTable(
+  conn: RawConnection,
+  checkpointId: number,
+  table: CoveredTable,
+  live: readonly LiveColumn[],
+  expected: Expected,
+  batchSize: number,
+): Promise<number> {
+  const fail = (problem: string): never => {
+    throw new RestoreCheckFailed([`${table.name}: ${problem}`]);
+  };
+  const chunks = await conn.rows(
+    'select id, row_count from checkpoint_chunks where checkpoint_id = ? and table_name = ? order by chunk_index',
+    [checkpointId, table.name],
+  );
+  if (chunks.length !== expected.chunks) fail(`${chunks.length} chunks stored, ${expected.chunks} expected`);
+  const selfRefs = new SelfReferences(table.name, table.key, table.selfRefs ?? []);
+  const loader = new BatchLoader(conn, table, live, batchSize, selfRefs);
+  const load = (i: number) => {
+    const opened = conn.rows('select content from checkpoint_chunks where id = ?', [chunks[i][0]]).then(([[c]]) => openChunk(c as Buffer));
+    opened.catch(() => {}); // awaited in order below
+    return opened;
+  };
+  let next = chunks.length > 0 ? load(0) : null;
+  for (let i = 0; i < chunks.length; i++) {
+    try {
+      const chunk = await next!;
+      next = i + 1 < chunks.length ? load(i + 1) : null;
+      if (chunk.rowCount !== Number(chunks[i][1])) fail(`chunk ${i} holds ${chunk.rowCount} rows, ${chunks[i][1]} recorded`);
+      await loader.add(chunk);
+      if (i === chunks.length - 1) await loader.flush();
+    } catch (err) {
+      await next?.catch(() => {}); // nothing may touch the connection after the rollback
+      if (err instanceof CorruptChunkError) fail(`chunk ${i} cannot be read (${err.message})`);
+      if (isForeignKeyViolation(err)) fail(`chunk ${i} references rows the checkpoint does not hold (${(err as Error).message})`);
+      throw err;
+    }
+  }
+  await selfRefs.apply(conn, loader.columns);
+  const [[count]] = await conn.rows(`select count(*) from ${quoteIdent(table.name)}`);
+  if (loader.inserted !== expected.rows || Number(count) !== expected.rows) {
+    fail(`${Number(count)} rows restored, ${expected.rows} expected`);
+  }
+  return loader.inserted;
 }

@@ -69,11 +69,8 @@ async function archiveWorkbook(trx: Executor, plan: ImportPlan, o: ApplyOptions,
  * archived workbook, one snapshot batch of the permits it replaces, then permits, risks and links.
  */
 export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyOptions): Promise<ApplyOutcome> {
-  let __t = performance.now(); const __m = (n: string) => { const x = performance.now(); console.log('  phase', n, (x - __t).toFixed(0)); __t = x; };
   const { regionId, themeId, regionsCreated, themesCreated } = await createMissing(trx, plan, o.now);
-  __m('const { regionId, themeId, regionsCreate');
   const fileId = await archiveWorkbook(trx, plan, o, regionId);
-  __m('const fileId = await archiveWorkbook(trx');
 
   const fresh = plan.permits.filter((p) => p.status === 'new');
   const changed = plan.permits.filter((p) => p.status === 'changed');
@@ -95,17 +92,13 @@ export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyO
   const idOf = (p: PlannedPermit) => p.existing?.id ?? newIds.get(p.key)!;
   for (const p of changed) await updatePermit(trx, p.existing!.id, p.fields, fileId, o.now);
   await linkPermitsToFile(trx, unchanged.map(idOf), fileId);
-  __m('await linkPermitsToFile(trx, unchanged.m');
 
   const risksReplaced = changed.filter((p) => p.changedFields.includes('risks'));
   await deleteRisksOf(trx, risksReplaced.map(idOf));
-  __m('await deleteRisksOf(trx, risksReplaced.m');
   await insertRisks(trx, [...fresh, ...risksReplaced].map((p) => ({ permitId: idOf(p), risks: p.risks })));
-  __m('await insertRisks(trx, [...fresh, ...ris');
 
   const relinked = [...fresh, ...changed.filter((p) => p.changedFields.includes('approval_departments'))];
   const deptIds = await ensureApprovalDepartmentIds(trx, relinked.flatMap((p) => p.approvalDepartments));
-  __m('const deptIds = await ensureApprovalDepa');
   await replaceApprovalLinks(
     trx,
     relinked.map((p) => ({ permitId: idOf(p), departmentIds: p.approvalDepartments.map((n) => deptIds.get(n)!) })),
@@ -113,13 +106,10 @@ export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyO
   );
 
   await addThemeLinks(trx, plan.permits.flatMap((p) => p.themesAdded.map((t) => ({ permit_id: idOf(p), theme_id: themeId(t) }))));
-  __m('await addThemeLinks(trx, plan.permits.fl');
   for (const p of changed) await removeThemeLinks(trx, idOf(p), p.themeIdsRemoved);
   await ensureRegionThemes(trx, plan.permits.flatMap((p) => p.themes.map((t) => ({ region_id: regionId(p.region), theme_id: themeId(t) }))));
-  __m('await ensureRegionThemes(trx, plan.permi');
 
   await markSessionCommitted(trx, o.session.id, o.now);
-  __m('await markSessionCommitted(trx, o.sessio');
   return {
     fileId,
     snapshotBatchId,

@@ -62,10 +62,12 @@ export interface CommitResult {
  */
 export async function commitImport(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitResult> {
   const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
-  const sheets = chooseSheets(parsedOf(session), req);
+  const workbook = parsedOf(session);
+  const sheets = chooseSheets(workbook, req);
   const now = nowIso(ctx.now);
   const { plan, outcome } = await ctx.db.transaction().execute(async (trx) => {
-    const { plan } = await planSession(trx, user, session, { sheets, overrides: req.overrides, themeBindings: req.themeBindings });
+    const options = { sheets, overrides: req.overrides, themeBindings: req.themeBindings };
+    const { plan } = await planSession(trx, user, session, workbook, options);
     assertCommittable(plan);
     const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
     const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now });

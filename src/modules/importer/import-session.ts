@@ -6,6 +6,7 @@ import type { RegionRow } from '../regions/regions.repository.js';
 import type { PlanActor, PlanOptions } from './import-plan.types.js';
 import { findLiveSession, type ImportSessionHead } from './import-sessions.repository.js';
 import { findDepartmentWithRegion } from './import-state.repository.js';
+import { decodeParsed } from './parsed-codec.js';
 import type { ParsedWorkbook } from './parser/types.js';
 import { text } from './plan-diff.js';
 import { RefIndex } from './plan-refs.js';
@@ -33,7 +34,7 @@ export async function openSession(db: Executor, user: CurrentUser, sessionId: st
 }
 
 export function parsedOf(session: ImportSessionHead): ParsedWorkbook {
-  return JSON.parse(session.parsed) as ParsedWorkbook;
+  return decodeParsed(session.parsed);
 }
 
 /** Who is planning: the user's scope and rights, and the region the session's binding supplies. */

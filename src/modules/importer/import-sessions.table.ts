@@ -9,7 +9,7 @@ export interface ImportSessionsTable {
   content: Buffer;
   binding_mode: string;
   department_id: number | null;
-  /** Parsed workbook (JSON), so any instance can preview or commit the session. */
+  /** Parsed workbook (gzip-compressed JSON, see parsed-codec.ts), so any instance can preview or commit the session. */
   parsed: string;
   created_at: string;
   expires_at: string;

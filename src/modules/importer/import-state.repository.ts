@@ -1,5 +1,4 @@
 import type { Executor } from '../../db/database.js';
-import { chunked, ID_CHUNK } from '../../db/batch.js';
 import { listRegionRows, type RegionRow } from '../regions/regions.repository.js';
 import type { ExistingPermit, ImportState, RiskFields } from './import-plan.types.js';
 
@@ -26,29 +25,35 @@ export async function loadExistingPermits(db: Executor, regionIds: number[]): Pr
   for (const p of permits) {
     byId.set(p.id, { ...p, visible: p.visible === 1, themeIds: [], approvalDepartments: [], risks: [] });
   }
-  for (const part of chunked([...byId.keys()], ID_CHUNK)) {
-    const [themes, depts, risks] = await Promise.all([
-      db.selectFrom('permit_themes').select(['permit_id', 'theme_id']).where('permit_id', 'in', part).execute(),
-      db
-        .selectFrom('permit_approval_departments as pa')
-        .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
-        .select(['pa.permit_id', 'a.name'])
-        .where('pa.permit_id', 'in', part)
-        .orderBy('pa.permit_id')
-        .orderBy('pa.position')
-        .execute(),
-      db
-        .selectFrom('risks')
-        .select(['permit_id', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'])
-        .where('permit_id', 'in', part)
-        .orderBy('permit_id')
-        .orderBy('position')
-        .execute(),
-    ]);
-    for (const t of themes) byId.get(t.permit_id)!.themeIds.push(t.theme_id);
-    for (const d of depts) byId.get(d.permit_id)!.approvalDepartments.push(d.name);
-    for (const { permit_id, ...risk } of risks) byId.get(permit_id)!.risks.push(risk satisfies RiskFields);
-  }
+  // Links and risks by region (a join), not by permit id: three statements whatever the size.
+  const [themes, depts, risks] = await Promise.all([
+    db
+      .selectFrom('permit_themes as pt')
+      .innerJoin('permits as p', 'p.id', 'pt.permit_id')
+      .select(['pt.permit_id', 'pt.theme_id'])
+      .where('p.region_id', 'in', regionIds)
+      .execute(),
+    db
+      .selectFrom('permit_approval_departments as pa')
+      .innerJoin('permits as p', 'p.id', 'pa.permit_id')
+      .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
+      .select(['pa.permit_id', 'a.name'])
+      .where('p.region_id', 'in', regionIds)
+      .orderBy('pa.permit_id')
+      .orderBy('pa.position')
+      .execute(),
+    db
+      .selectFrom('risks as r')
+      .innerJoin('permits as p', 'p.id', 'r.permit_id')
+      .select(['r.permit_id', 'r.risk_type', 'r.title', 'r.description', 'r.legal_basis', 'r.consequence', 'r.prevention', 'r.level'])
+      .where('p.region_id', 'in', regionIds)
+      .orderBy('r.permit_id')
+      .orderBy('r.position')
+      .execute(),
+  ]);
+  for (const t of themes) byId.get(t.permit_id)?.themeIds.push(t.theme_id);
+  for (const d of depts) byId.get(d.permit_id)?.approvalDepartments.push(d.name);
+  for (const { permit_id, ...risk } of risks) byId.get(permit_id)?.risks.push(risk satisfies RiskFields);
   return [...byId.values()];
 }
 

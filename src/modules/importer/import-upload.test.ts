@@ -64,6 +64,11 @@ describe.each(testDialects())('workbook upload and preview on %s', (dialect) => 
     const otherDept = await imp.upload(clerk, content, 'x.xlsx', { department_id: String(cityDept) });
     expect(otherDept.statusCode).toBe(403);
 
+    const twoFiles = multipartBody({}, { file: { filename: 'a.xlsx', content }, other: { filename: 'b.xlsx', content } });
+    const tooMany = await post(twoFiles.payload, { ...twoFiles.headers, cookie: admin });
+    expect(tooMany.statusCode).toBe(413);
+    expect(json(tooMany)).toEqual({ success: false, message: '上传的字段或文件过多' });
+
     const anon = multipartBody({}, { file: { filename: 'a.xlsx', content } });
     expect((await post(anon.payload, anon.headers)).statusCode).toBe(401);
     expect(await t.dbh.db.selectFrom('import_sessions').select('id').execute()).toEqual([]);

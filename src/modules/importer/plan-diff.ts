@@ -37,8 +37,9 @@ export function departmentsOf(p: ParsedPermit): string[] {
 
 const FIELD_NAMES: Array<keyof PermitFields> = ['code', 'name', 'implementation_level', 'internal_contact', 'contact_info', 'visible'];
 
+/** One string per risk for comparing lists: fields joined by control characters XML (so xlsx text) cannot hold; null kept apart from ''. */
 const riskKey = (r: RiskFields) =>
-  JSON.stringify([r.risk_type, r.title, r.description, r.legal_basis, r.consequence, r.prevention, r.level]);
+  [r.risk_type, r.title, r.description, r.legal_basis, r.consequence, r.prevention, r.level].map((v) => (v === null ? '\u0000' : v)).join('\u0001');
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
@@ -72,8 +73,8 @@ export function diffContent(
   risks: RiskFields[],
   existing: ExistingPermit | null,
 ): ContentDiff {
+  if (!existing) return { changedFields: [], risksAdded: risks.length, risksRemoved: 0 };
   const newKeys = risks.map(riskKey);
-  if (!existing) return { changedFields: [], risksAdded: newKeys.length, risksRemoved: 0 };
   const changedFields: string[] = FIELD_NAMES.filter((f) => fields[f] !== existing[f]);
   if (!sameList(departments, existing.approvalDepartments)) changedFields.push('approval_departments');
   const oldKeys = existing.risks.map(riskKey);

@@ -6,6 +6,7 @@ import { buildImportPlan } from './import-plan.js';
 import type { ImportPlan, ImportState, PlanActor, PlanOptions } from './import-plan.types.js';
 import { openSession, parsedOf, planActorFor, regionIdsNamed, type BoundDepartment } from './import-session.js';
 import type { ImportSessionHead } from './import-sessions.repository.js';
+import type { ParsedWorkbook } from './parser/types.js';
 import { loadImportState, loadRegionThemeOptions } from './import-state.repository.js';
 import { presentPreview, type ThemeOptions } from './preview-presenter.js';
 
@@ -17,9 +18,9 @@ export async function planSession(
   db: Executor,
   user: CurrentUser,
   session: ImportSessionHead,
+  workbook: ParsedWorkbook,
   options: PlanOptions,
 ): Promise<{ plan: ImportPlan; state: ImportState; actor: PlanActor; department: BoundDepartment | null }> {
-  const workbook = parsedOf(session);
   const { actor, department } = await planActorFor(db, user, session);
   const state = await loadImportState(db, regionIdsNamed(workbook, options, actor));
   return { plan: buildImportPlan(workbook, state, actor, options), state, actor, department };
@@ -57,9 +58,12 @@ function presentSession(s: ImportSessionHead, department: BoundDepartment | null
   };
 }
 
-/** The session description of interface 4.7: the session, then the preview of all its sheets. */
-export async function describeSession(db: Executor, user: CurrentUser, session: ImportSessionHead) {
-  const { plan, state, actor, department } = await planSession(db, user, session, PREVIEW_OPTIONS);
+/**
+ * The session description of interface 4.7: the session, then the preview of all its sheets.
+ * The caller may pass the workbook it already holds (an upload) to spare parsing the stored JSON.
+ */
+export async function describeSession(db: Executor, user: CurrentUser, session: ImportSessionHead, workbook = parsedOf(session)) {
+  const { plan, state, actor, department } = await planSession(db, user, session, workbook, PREVIEW_OPTIONS);
   return { ...presentSession(session, department), ...presentPreview(plan, await themeOptionsFor(db, plan, state, actor)) };
 }
 

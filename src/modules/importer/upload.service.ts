@@ -4,8 +4,9 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import { operatorName, type CurrentUser } from '../auth/current-user.js';
 import { SESSION_TTL_MS } from './import-session.js';
-import { deleteExpiredSessions, findLiveSession, insertImportSession } from './import-sessions.repository.js';
+import { deleteExpiredSessions, insertImportSession } from './import-sessions.repository.js';
 import { DEFAULT_CONTENT_TYPE } from './multipart-form.js';
+import { encodeParsed } from './parsed-codec.js';
 import { WorkbookRejected } from './parser/errors.js';
 import { parseWorkbook } from './parser/parse-workbook.js';
 import type { ParsedWorkbook } from './parser/types.js';
@@ -49,9 +50,8 @@ export async function createImportSession(
   const parsed = await parseUploadedWorkbook(upload.content);
   const now = ctx.now();
   await deleteExpiredSessions(ctx.db, nowIso(() => now));
-  const id = randomUUID();
-  await insertImportSession(ctx.db, {
-    id,
+  const session = {
+    id: randomUUID(),
     uploader_id: user.id,
     uploader_name: operatorName(user),
     filename: cleanFilename(upload.filename),
@@ -61,12 +61,12 @@ export async function createImportSession(
     content: upload.content,
     binding_mode: binding.mode,
     department_id: binding.departmentId,
-    parsed: JSON.stringify(parsed),
+    parsed: await encodeParsed(parsed),
     created_at: nowIso(() => now),
     expires_at: nowIso(() => now + SESSION_TTL_MS),
     committed_at: null,
-  });
-  const session = await findLiveSession(ctx.db, id, nowIso(() => now));
-  if (!session) throw new Error('import session vanished right after it was stored');
-  return describeSession(ctx.db, user, session);
+  };
+  await insertImportSession(ctx.db, session);
+  const { content: _stored, ...head } = session;
+  return describeSession(ctx.db, user, head, parsed);
 }

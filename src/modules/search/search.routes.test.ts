@@ -108,7 +108,7 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
   });
 
   it('gives debug details only for the truthy set (GET exact, POST case-insensitive)', async () => {
-    const q = encodeURIComponent('药店');
+    const q = encodeURIComponent('食品经营许可');
     expect((await get(`/v2?query=${q}&debug=TRUE`)).json().data.debug).toEqual({});
     const dbg = (await get(`/v2?query=${q}&debug=true`)).json().data.debug;
     expect(dbg.normalized_query).toBeTruthy();
@@ -116,8 +116,8 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
     expect(dbg.terms[0]).toHaveProperty('origin');
     expect(dbg.timings_us).toHaveProperty('total');
     expect(dbg.results.length).toBeGreaterThan(0);
-    expect((await post('/v2', { query: '药店', debug: 'YES' })).json().data.debug).toHaveProperty('terms');
-    expect((await post('/v2', { query: '药店', debug: 'nope' })).json().data.debug).toEqual({});
+    expect((await post('/v2', { query: '食品经营许可', debug: 'YES' })).json().data.debug).toHaveProperty('terms');
+    expect((await post('/v2', { query: '食品经营许可', debug: 'nope' })).json().data.debug).toEqual({});
   });
 
   it('lists regions and themes (theme counts without hidden permits)', async () => {

@@ -29,21 +29,3 @@ export async function promptText(message: string, title: string, placeholder = '
     return null;
   }
 }
-
-/** A destructive action confirmed by typing an exact word (e.g. the checkpoint id). */
-export async function confirmTyped(message: string, title: string, expected: string): Promise<boolean> {
-  try {
-    await ElMessageBox.prompt(`${message}\n请输入「${expected}」以确认：`, title, {
-      type: 'warning',
-      confirmButtonText: '确认执行',
-      cancelButtonText: '取消',
-      confirmButtonClass: 'el-button--danger',
-      inputPlaceholder: expected,
-      inputValidator: (v: string) => (v ?? '').trim() === expected || `请输入「${expected}」`,
-      customClass: 'pre-line-box',
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,19 +1,22 @@
-import { Field } from './ranking-params.js';
+import { FIELD_COUNT, Field } from './ranking-params.js';
+import { ensureCapacity } from './typed-arrays.js';
 import { normalizeText } from './normalize.js';
 import { cutForSearch, cutWords } from './segmenter.js';
 import { readingKeys, runReadings } from './pinyin.js';
-import { emitBigrams, initialsKey, pinyinKey, runsOf } from './terms.js';
+import { emitBigrams, indexedLength, initialsKey, pinyinKey, runsOf, type BigramSink } from './terms.js';
 import { coreName } from './name-forms.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
+import type { TermDict } from './term-dict.js';
 import type { SearchDoc } from './types.js';
 
-export type Emit = (key: string, field: Field) => void;
-
 interface Analyzed {
-  keys: string[];
-  pinyinKeys: string[];
+  ids: Int32Array;
+  pinyinIds: Int32Array;
   length: number;
 }
+
+// A local copy: the per-bigram path must not read an imported binding (slow in optimised code).
+const RISK_BODY = Field.RiskBody;
 
 /** Short fields repeat across regions and imports: their analysis is memoised up to this size. */
 const CACHE_LIMIT = 50_000;
@@ -23,41 +26,75 @@ const MAX_KEY_COMBOS = 6;
 /**
  * Turns a document into index keys per field: unigrams, bigrams and jieba search-mode words for
  * the short fields (name, themes, departments, risk titles), bigrams for the long risk texts,
- * and pinyin/initials keys for the name.
+ * and pinyin/initials keys for the name. Keys are interned on the way.
  */
 export class DocAnalyzer {
   private readonly cache = new Map<string, Analyzed>();
+  /** Key occurrences of the last analysed document, each as term id × 8 + field. */
+  pairs = new Int32Array(4096);
+  pairCount = 0;
+  /** Field lengths (indexed characters) of the last analysed document. */
+  readonly lengths = new Float64Array(FIELD_COUNT);
+  private readonly bodySink: BigramSink;
 
-  constructor(private readonly vocab: PinyinVocab) {}
+  constructor(private readonly vocab: PinyinVocab, private readonly dict: TermDict) {
+    this.bodySink = {
+      bigram: (c1, c2) => this.emit(dict.internBigram(c1, c2), RISK_BODY),
+      token: (t) => this.emit(dict.intern(t), RISK_BODY),
+    };
+  }
 
-  analyze(doc: SearchDoc, emit: Emit, lengths: Float64Array): void {
+  private emit(term: number, field: Field): void {
+    if (this.pairCount === this.pairs.length) this.pairs = ensureCapacity(this.pairs, this.pairCount + 1);
+    this.pairs[this.pairCount++] = term * 8 + field;
+  }
+
+  /** Analyses the document into `pairs` and `lengths`, interning new keys. */
+  analyze(doc: SearchDoc): void {
+    const lengths = this.lengths;
+    this.pairCount = 0;
     lengths.fill(0);
     const name = this.short(doc.name, true);
-    for (const k of name.keys) emit(k, Field.Name);
-    for (const k of name.pinyinKeys) emit(k, Field.Pinyin);
+    for (const id of name.ids) this.emit(id, Field.Name);
+    for (const id of name.pinyinIds) this.emit(id, Field.Pinyin);
     lengths[Field.Name] = lengths[Field.Pinyin] = name.length;
     if (doc.code) {
-      emit(normalizeText(doc.code).replace(/ +/g, ''), Field.Code);
+      this.emit(this.dict.intern(normalizeText(doc.code).replace(/ +/g, '')), Field.Code);
       lengths[Field.Code] = 1;
     }
-    lengths[Field.Theme] = this.shortList(doc.themes.map((t) => t.name), Field.Theme, emit);
-    lengths[Field.Dept] = this.shortList(doc.approvalDepartments, Field.Dept, emit);
-    lengths[Field.RiskTitle] = this.shortList(doc.risks.map((r) => r.title), Field.RiskTitle, emit);
-    const body = (k: string) => emit(k, Field.RiskBody);
+    lengths[Field.Theme] = this.shortList(doc.themes.map((t) => t.name), Field.Theme);
+    lengths[Field.Dept] = this.shortList(doc.approvalDepartments, Field.Dept);
+    lengths[Field.RiskTitle] = this.shortList(doc.risks.map((r) => r.title), Field.RiskTitle);
     let bodyLen = 0;
     for (const r of doc.risks) {
-      for (const text of [r.description, r.legalBasis, r.consequence, r.prevention, r.riskType]) {
-        if (text) bodyLen += emitBigrams(text, body);
-      }
+      if (r.description) bodyLen += emitBigrams(r.description, this.bodySink);
+      if (r.legalBasis) bodyLen += emitBigrams(r.legalBasis, this.bodySink);
+      if (r.consequence) bodyLen += emitBigrams(r.consequence, this.bodySink);
+      if (r.prevention) bodyLen += emitBigrams(r.prevention, this.bodySink);
+      if (r.riskType) bodyLen += emitBigrams(r.riskType, this.bodySink);
     }
     lengths[Field.RiskBody] = bodyLen;
   }
 
-  private shortList(texts: string[], field: Field, emit: Emit): number {
+  /** Field lengths only (into `lengths`), much cheaper than analyze for long texts. */
+  measure(doc: SearchDoc): void {
+    const lengths = this.lengths;
+    lengths.fill(0);
+    lengths[Field.Name] = lengths[Field.Pinyin] = this.short(doc.name, true).length;
+    lengths[Field.Code] = doc.code ? 1 : 0;
+    for (const t of doc.themes) lengths[Field.Theme] += this.short(t.name, false).length;
+    for (const d of doc.approvalDepartments) lengths[Field.Dept] += this.short(d, false).length;
+    for (const r of doc.risks) {
+      lengths[Field.RiskTitle] += this.short(r.title, false).length;
+      for (const t of [r.description, r.legalBasis, r.consequence, r.prevention, r.riskType]) if (t) lengths[Field.RiskBody] += indexedLength(t);
+    }
+  }
+
+  private shortList(texts: string[], field: Field): number {
     let len = 0;
     for (const t of texts) {
       const a = this.short(t, false);
-      for (const k of a.keys) emit(k, field);
+      for (const id of a.ids) this.emit(id, field);
       len += a.length;
     }
     return len;
@@ -95,7 +132,8 @@ export class DocAnalyzer {
       for (let i = 0; i + 1 < core.length; i++) if (!own.has(core.slice(i, i + 2))) keys.push(core.slice(i, i + 2));
       if (runs.length > 1 && /^[\u3400-\u9fff]+$/.test(core)) this.pinyinOf(core, pinyinKeys);
     }
-    const out = { keys, pinyinKeys: [...pinyinKeys], length };
+    const intern = (k: string) => this.dict.intern(k);
+    const out = { ids: Int32Array.from(keys, intern), pinyinIds: Int32Array.from(pinyinKeys, intern), length };
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(cacheKey, out);
     return out;

@@ -9,16 +9,17 @@ import type { SearchDoc } from './types.js';
  * name-match bonus is its own entry.
  */
 export function fieldBreakdown(doc: SearchDoc, ranked: Ranked, analyzer: DocAnalyzer, avgLength: (f: number) => number): Record<string, number> {
-  const wanted = new Map<string, Float64Array>();
-  for (const m of ranked.matched) wanted.set(m.rt.term.key, new Float64Array(FIELD_COUNT));
-  const lengths = new Float64Array(FIELD_COUNT);
-  analyzer.analyze(doc, (key, f) => {
-    const tf = wanted.get(key);
-    if (tf) tf[f]++;
-  }, lengths);
+  const wanted = new Map<number, Float64Array>();
+  for (const m of ranked.matched) wanted.set(m.rt.id, new Float64Array(FIELD_COUNT));
+  analyzer.analyze(doc);
+  const { pairs, pairCount, lengths } = analyzer;
+  for (let i = 0; i < pairCount; i++) {
+    const tf = wanted.get(pairs[i] >> 3);
+    if (tf) tf[pairs[i] & 7]++;
+  }
   const out: Record<string, number> = {};
   for (const m of ranked.matched) {
-    const tf = wanted.get(m.rt.term.key)!;
+    const tf = wanted.get(m.rt.id)!;
     const parts = tf.map((n, f) => (n * FIELD_WEIGHT[f]) / (1 - FIELD_B[f] + (FIELD_B[f] * lengths[f]) / avgLength(f)));
     const sum = parts.reduce((a, b) => a + b, 0);
     if (sum <= 0) continue;

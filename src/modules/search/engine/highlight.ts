@@ -1,4 +1,4 @@
-import { normalizeText } from './normalize.js';
+import { normalizeText, toSimplified } from './normalize.js';
 import { soundWindows } from './name-forms.js';
 import type { SearchDoc } from './types.js';
 
@@ -6,7 +6,7 @@ const MAX_MATCHED = 16;
 const CACHE_LIMIT = 4096;
 
 interface DocText {
-  /** All searchable texts of the document joined by newlines, and its normalised twin. */
+  /** All searchable texts of the document joined by newlines, and a lower-cased simplified twin of the same length. */
   original: string;
   normalized: string;
 }
@@ -20,7 +20,9 @@ function docText(doc: SearchDoc): DocText {
     const parts = [doc.name, ...doc.themes.map((x) => x.name), ...doc.approvalDepartments];
     for (const r of doc.risks) parts.push(r.title, r.description ?? '', r.legalBasis ?? '', r.consequence ?? '', r.prevention ?? '');
     const original = parts.join('\n');
-    t = { original, normalized: normalizeText(original) };
+    // Keys are simplified and lower-case; a native lower-casing keeps this cheap for long texts.
+    const lower = toSimplified(original).toLowerCase();
+    t = { original, normalized: lower.length === original.length ? lower : normalizeText(original) };
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(doc, t);
   }

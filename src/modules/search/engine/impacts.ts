@@ -11,53 +11,52 @@ import type { SearchDoc } from './types.js';
  * field lengths of that moment.
  */
 export class ImpactBuilder {
-  private pairs = new Int32Array(4096);
-  private pairCount = 0;
   private acc = new Float64Array(1024);
   private touched = new Int32Array(1024);
-  readonly lengths = new Float64Array(FIELD_COUNT);
   private readonly norm = new Float64Array(FIELD_COUNT);
 
   constructor(private readonly analyzer: DocAnalyzer, private readonly dict: TermDict) {}
 
-  /** Analyses the document, interning its keys; fills `lengths`. Returns the pair count. */
-  collect(doc: SearchDoc): number {
-    this.pairCount = 0;
-    this.analyzer.analyze(doc, (key, field) => {
-      this.pairs = ensureCapacity(this.pairs, this.pairCount + 1);
-      this.pairs[this.pairCount++] = this.dict.intern(key) * 8 + field;
-    }, this.lengths);
-    return this.pairCount;
+  /** Field lengths of the last collected document. */
+  get lengths(): Float64Array {
+    return this.analyzer.lengths;
+  }
+
+  /** Analyses the document, interning its keys. */
+  collect(doc: SearchDoc): void {
+    this.analyzer.analyze(doc);
   }
 
   /** Calls back once per distinct term of the last collected document (df bookkeeping). */
   forEachTerm(f: (term: number) => void): void {
-    this.reduce(() => 0, (t) => f(t));
+    this.reduce(null, (t) => f(t));
   }
 
   /** Calls back once per distinct term with its quantised impact, using the given average lengths. */
   forEachImpact(avgLength: (field: number) => number, f: (term: number, impact: number) => void): void {
-    for (let k = 0; k < FIELD_COUNT; k++) this.norm[k] = 1 - FIELD_B[k] + (FIELD_B[k] * this.lengths[k]) / avgLength(k);
-    this.reduce(
-      (field) => FIELD_WEIGHT[field] / this.norm[field],
-      (t, tf) => f(t, Math.max(1, Math.min(255, Math.round((255 * tf) / (tf + P.k1))))),
-    );
+    const lengths = this.analyzer.lengths;
+    for (let k = 0; k < FIELD_COUNT; k++) this.norm[k] = FIELD_WEIGHT[k] / (1 - FIELD_B[k] + (FIELD_B[k] * lengths[k]) / avgLength(k));
+    const k1 = P.k1;
+    this.reduce(this.norm, (t, tf) => f(t, Math.max(1, Math.min(255, Math.round((255 * tf) / (tf + k1))))));
   }
 
-  private reduce(weightOf: (field: number) => number, f: (term: number, tf: number) => void): void {
-    const size = this.dict.size;
-    this.acc = ensureCapacity(this.acc, size);
-    this.touched = ensureCapacity(this.touched, this.pairCount);
+  /** Sums the field weights of each distinct term's occurrences (weights of 0 still count). */
+  private reduce(weights: Float64Array | null, f: (term: number, tf: number) => void): void {
+    const { pairs, pairCount } = this.analyzer;
+    this.acc = ensureCapacity(this.acc, this.dict.size);
+    this.touched = ensureCapacity(this.touched, pairCount);
+    const acc = this.acc;
+    const touched = this.touched;
     let n = 0;
-    for (let i = 0; i < this.pairCount; i++) {
-      const t = this.pairs[i] >> 3;
-      if (this.acc[t] === 0) this.touched[n++] = t;
-      this.acc[t] += weightOf(this.pairs[i] & 7) || 1e-9;
+    for (let i = 0; i < pairCount; i++) {
+      const t = pairs[i] >> 3;
+      if (acc[t] === 0) touched[n++] = t;
+      acc[t] += weights ? weights[pairs[i] & 7] || 1e-9 : 1;
     }
     for (let i = 0; i < n; i++) {
-      const t = this.touched[i];
-      f(t, this.acc[t]);
-      this.acc[t] = 0;
+      const t = touched[i];
+      f(t, acc[t]);
+      acc[t] = 0;
     }
   }
 }

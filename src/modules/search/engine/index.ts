@@ -4,11 +4,12 @@ import { fieldBreakdown } from './explain.js';
 import { matchedSubstrings } from './highlight.js';
 import { ImpactBuilder } from './impacts.js';
 import { PinyinVocab } from './pinyin-vocab.js';
+import { PostingBuffer } from './posting-buffer.js';
 import { Postings } from './postings.js';
 import { analyzeQuery } from './query-analyzer.js';
 import { rankCandidates, type ResolvedTerm } from './rank.js';
 import { MAX_HITS, P } from './ranking-params.js';
-import { retrieveTopK, type ScoredList } from './retrieve.js';
+import { retrieveTopK, Scratch, type ScoredList } from './retrieve.js';
 import { TermDict } from './term-dict.js';
 import { isTextKey } from './terms.js';
 import type { SearchDoc, SearchHit, SearchOptions, SearchResult } from './types.js';
@@ -26,35 +27,39 @@ export class SearchIndex {
   private postings = new Postings();
   private readonly table = new DocTable();
   private readonly vocab = new PinyinVocab();
-  private readonly analyzer = new DocAnalyzer(this.vocab);
+  private readonly analyzer = new DocAnalyzer(this.vocab, this.dict);
   private readonly impacts = new ImpactBuilder(this.analyzer, this.dict);
+  private readonly scratch = new Scratch();
 
   /**
-   * Two passes over the documents: the first interns keys and counts document frequencies and
-   * field lengths, the second writes each posting straight into its final place with impacts
-   * computed from the final average lengths. A permit given twice keeps its last version.
+   * Bulk build: a cheap first pass measures field lengths (for the averages BM25F normalises
+   * by), the second analyses each document once and buffers its (term, impact) postings, which
+   * are then placed term by term into the compact base segment. A permit given twice keeps its
+   * last version.
    */
   static build(docs: SearchDoc[]): SearchIndex {
     const index = new SearchIndex();
     const latest = new Map<string, SearchDoc>();
     for (const d of docs) latest.set(d.permitId, d);
     const unique = [...latest.values()];
-    const { dict, table, impacts } = index;
+    const { dict, table, impacts, analyzer } = index;
     for (const doc of unique) {
-      impacts.collect(doc);
-      impacts.forEachTerm((t) => dict.df[t]++);
-      table.add(doc, impacts.lengths);
+      analyzer.measure(doc);
+      table.add(doc, analyzer.lengths);
     }
     const avg = (f: number) => table.averageLength(f);
-    index.postings = Postings.build(dict.df, dict.size, (put) => {
-      unique.forEach((doc, id) => {
-        impacts.collect(doc);
-        impacts.forEachImpact(avg, (t, impact) => {
-          put(t, id, impact);
-          if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
-        });
-      });
-    });
+    const buffer = new PostingBuffer();
+    const push = (t: number, impact: number) => {
+      buffer.push(t, impact);
+      dict.df[t]++;
+      if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
+    };
+    for (const doc of unique) {
+      impacts.collect(doc);
+      impacts.forEachImpact(avg, push);
+      buffer.endDoc();
+    }
+    index.postings = Postings.build(dict.df, dict.size, (put) => buffer.forEach(put));
     return index;
   }
 
@@ -114,28 +119,24 @@ export class SearchIndex {
       return { term, id, scoreWeight: (term.weight * idf * (P.k1 + 1)) / 255 };
     });
     const lists: ScoredList[] = [];
-    for (const rt of terms) {
-      if (rt.id < 0) continue;
+    terms.forEach((rt, term) => {
+      if (rt.id < 0) return;
       const bound = rt.scoreWeight * this.dict.maxImpact[rt.id];
-      for (const s of this.postings.slices(rt.id)) lists.push({ ...s, weight: rt.scoreWeight, bound });
-    }
+      for (const s of this.postings.slices(rt.id)) lists.push({ ...s, weight: rt.scoreWeight, bound, term });
+    });
     const allowed = this.table.allowedBits(opts.regionIds);
-    const cands = allowed && lists.length > 0 ? retrieveTopK(lists, allowed, P.rerankPool, 0, P.relativeCutoff / (1 + P.phraseBonus)) : [];
+    const cands = allowed && lists.length > 0 ? retrieveTopK(lists, allowed, P.rerankPool, P.relativeCutoff / (1 + P.phraseBonus), this.scratch, this.table.capacity) : [];
     const tRetrieved = performance.now();
     const docOf = (d: number) => this.table.docs[d]!;
-    (globalThis as any).T ??= [0,0,0,0,0]; const T=(globalThis as any).T; T[0]+=tAnalyzed-t0; T[1]+=tRetrieved-tAnalyzed; const tr0=performance.now();
-    const ranked = rankCandidates(cands, { plan, terms, docOf, impactOf: (t, d) => this.postings.impactOf(t, d) }, limit);
-    T[2]+=performance.now()-tr0; const th0=performance.now();
+    const ranked = rankCandidates(cands, { plan, terms, docOf }, limit);
     const hits: SearchHit[] = ranked.map((r) => {
       const doc = docOf(r.doc);
       const textKeys = new Set(r.matched.filter((m) => isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
       const soundKeys = new Set(r.matched.filter((m) => !isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
       const hit: SearchHit = { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, textKeys, soundKeys) };
-      if (opts.debug) (hit as any).cov = r.coverage;
       if (opts.debug) hit.breakdown = fieldBreakdown(doc, r, this.analyzer, (f) => this.table.averageLength(f));
       return hit;
     });
-    T[3]+=performance.now()-th0;
     if (!opts.debug) return { hits };
     const rank = micros(tRetrieved);
     return {

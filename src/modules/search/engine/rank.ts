@@ -23,13 +23,13 @@ export interface Ranked {
 
 export interface RankContext {
   plan: QueryPlan;
+  /** Resolved query terms; candidates' hits index into this. */
   terms: ResolvedTerm[];
   docOf(doc: number): SearchDoc;
-  impactOf(term: number, doc: number): number;
 }
 
 /**
- * Second stage on the retrieved candidates: exact term matches, coverage of the query's
+ * Second stage on the retrieved candidates (best first): coverage of the query's
  * meaningful characters (the absolute floor: nonsense matches a sliver of the query at best),
  * the contiguous-match bonus on the permit name, then the cut relative to the best hit.
  */
@@ -40,16 +40,14 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
   if (totalWeight <= 0) return [];
   const ranked: Ranked[] = [];
   const covered = new Uint8Array(plan.posWeight.length);
+  const floor = (P.relativeCutoff / (1 + P.phraseBonus)) * (cands[0]?.score ?? 0);
   for (const c of cands) {
+    if (c.score < floor) continue;
     const matched: Ranked['matched'] = [];
     covered.fill(0);
-    let bm25 = 0;
-    for (const rt of ctx.terms) {
-      if (rt.id < 0) continue;
-      const impact = ctx.impactOf(rt.id, c.doc);
-      if (impact === 0) continue;
-      matched.push({ rt, impact });
-      bm25 += rt.scoreWeight * impact;
+    for (const h of c.hits) {
+      const rt = ctx.terms[h.term];
+      matched.push({ rt, impact: h.impact });
       // Initials n-grams hit names by chance too easily to count here; see below.
       if (rt.term.key[0] === '^') continue;
       const s = rt.term.spans;
@@ -66,7 +64,7 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
     const coverage = coveredWeight / totalWeight;
     if (coverage < P.minCoverage) continue;
     const phrase = nameMatchShare(plan, name);
-    ranked.push({ doc: c.doc, score: bm25 * (1 + P.phraseBonus * phrase), bm25, phrase, coverage, matched });
+    ranked.push({ doc: c.doc, score: c.score * (1 + P.phraseBonus * phrase), bm25: c.score, phrase, coverage, matched });
   }
   ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
   const best = ranked.length > 0 ? ranked[0].score : 0;

@@ -39,8 +39,9 @@ export class TermDict {
     return id;
   }
 
-  /** Id of the bigram of two CJK code units (both in U+3400..U+9FFF). */
+  /** Id of the bigram of two CJK code units. */
   internBigram(c1: number, c2: number): number {
+    if (c1 < CJK_BASE || c1 >= 0xa000 || c2 < CJK_BASE || c2 >= 0xa000) return this.intern(String.fromCharCode(c1, c2));
     const code = (c1 - CJK_BASE) * CJK_SPAN + (c2 - CJK_BASE);
     const mask = this.slotKeys.length - 1;
     let slot = Math.imul(code, 0x9e3779b1) >>> 0 & mask;

@@ -9,9 +9,12 @@ export const pinyinKey = (syllables: string): string => '~' + syllables;
 export const initialsKey = (letters: string): string => '^' + letters;
 export const isTextKey = (key: string): boolean => key[0] !== '~' && key[0] !== '^';
 
-// Module-local references: the hot loops below must not go through module binding accessors.
+// Local copies of imported tables and constants: hot loops read these, never the imports (reads
+// of imported bindings cost several times more in V8's optimised code).
 const fold = foldTable;
 const cls = charClass;
+const CJK = CH_CJK;
+const ALNUM = CH_ALNUM;
 
 export interface Run {
   /** Normalised text of the run. */
@@ -27,13 +30,13 @@ export function runsOf(normalized: string): Run[] {
   const n = normalized.length;
   while (i < n) {
     const c = cls[normalized.charCodeAt(i)];
-    if (c !== CH_CJK && c !== CH_ALNUM) {
+    if (c !== CJK && c !== ALNUM) {
       i++;
       continue;
     }
     let j = i + 1;
     while (j < n && cls[normalized.charCodeAt(j)] === c) j++;
-    runs.push({ text: normalized.slice(i, j), start: i, cjk: c === CH_CJK });
+    runs.push({ text: normalized.slice(i, j), start: i, cjk: c === CJK });
     i = j;
   }
   return runs;
@@ -60,16 +63,16 @@ export function emitBigrams(raw: string, sink: BigramSink): number {
   for (let i = 0; i <= n; i++) {
     const c = i < n ? fold[s.charCodeAt(i)] : 0x20;
     const k = cls[c];
-    if (k === CH_ALNUM) {
+    if (k === ALNUM) {
       if (tokenStart < 0) tokenStart = i;
     } else if (tokenStart >= 0) {
       sink.token(foldRange(s, tokenStart, i));
       len++;
       tokenStart = -1;
     }
-    if (k === CH_CJK) {
+    if (k === CJK) {
       len++;
-      if (prev !== 0 && prev >= 0x3400 && prev <= 0x9fff && c <= 0x9fff) sink.bigram(prev, c);
+      if (prev !== 0) sink.bigram(prev, c);
       prev = c;
     } else prev = 0;
   }
@@ -80,4 +83,19 @@ function foldRange(s: string, from: number, to: number): string {
   let out = '';
   for (let i = from; i < to; i++) out += String.fromCharCode(fold[s.charCodeAt(i)]);
   return out;
+}
+
+/** The field length emitBigrams reports for a text, without producing keys. */
+export function indexedLength(raw: string): number {
+  let len = 0;
+  let inToken = false;
+  for (let i = 0; i < raw.length; i++) {
+    const k = cls[fold[raw.charCodeAt(i)]];
+    if (k === CJK) len++;
+    if (k === ALNUM) {
+      if (!inToken) len++;
+      inToken = true;
+    } else inToken = false;
+  }
+  return len;
 }

@@ -1,0 +1,16 @@
+import { corpusDocs, loadCorpus } from '/work/main/bench/search/corpus.js';
+import { scaleCorpus } from '/work/main/bench/search/scale-corpus.js';
+import { SearchIndex } from '/work/main/src/modules/search/engine/index.js';
+import { Session } from 'node:inspector/promises';
+const docs = scaleCorpus(corpusDocs(loadCorpus()), Number(process.argv[2] ?? 30000));
+const idx = SearchIndex.build(docs);
+const qs = process.argv.slice(3);
+for (let i = 0; i < 30; i++) for (const q of qs) idx.search(q);
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.start');
+const c0 = process.cpuUsage();
+for (let i = 0; i < 300; i++) for (const q of qs) idx.search(q);
+const c = process.cpuUsage(c0);
+console.log('cpu ms/q', ((c.user + c.system) / 1000 / (300 * qs.length)).toFixed(3));
+const { profile } = await session.post('Profiler.stop');
+const fs = await import('node:fs'); fs.writeFileSync('/tmp/prof/hot.cpuprofile', JSON.stringify(profile));

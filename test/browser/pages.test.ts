@@ -1,0 +1,339 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { launchBrowser, type LaunchedBrowser } from './browser.js';
+import { clickInMessageBox, dialog, logIn, messageBox, pickOption, screenshot, settled, successMessage, textOf } from './ui.js';
+
+/**
+ * The pages in a real browser against the real server on a fresh SQLite database: the walk an
+ * administrator takes (import, search, details, delete and restore, checkpoints, a department and
+ * its account), with a screenshot of every page in test-output/screenshots/.
+ */
+
+const API = '/app/api/workflow/lawrisk';
+const ADMIN_PASSWORD = 'Browser-Admin-1';
+const WORKBOOKS = join(PROJECT_ROOT, 'test', 'fixtures', 'corpus', 'workbooks');
+const CITY_WORKBOOK = '广安市市级许可事项风险清单.xlsx';
+const BOUND_THEME = '浏览器测试主题';
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+interface ManifestSheet {
+  name: string;
+  data_rows: number;
+  permits: number;
+  risks: number;
+}
+const manifest = JSON.parse(readFileSync(join(WORKBOOKS, 'manifest.json'), 'utf8')) as {
+  workbooks: { file: string; permits: number; risks: number; sheets: ManifestSheet[] }[];
+};
+const cityWorkbook = manifest.workbooks.find((w) => w.file === CITY_WORKBOOK)!;
+const corpus = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test', 'fixtures', 'corpus', 'corpus.json'), 'utf8')) as {
+  permits: { region: string; name: string; code: string; visible: boolean; risks: unknown[] }[];
+};
+/** The permit the walk-through searches, opens, deletes and restores. */
+const target = corpus.permits.find((p) => p.region === '广安市' && p.visible)!;
+
+let server: ServerProcess;
+let browser: LaunchedBrowser;
+let page: Page;
+let dataDir: string;
+const pageErrors: string[] = [];
+const cspViolations: string[] = [];
+const dialogs: string[] = [];
+let department: { username: string; password: string } | null = null;
+
+const url = (path: string) => `${server.base}${API}${path}`;
+
+/** A small workbook whose texts are markup: the pages must show them as text. */
+async function hostileWorkbook(): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('安全测试');
+  ws.addRow(['区域', '主题', '许可事项', '事项编码', '风险点', '法律依据', '风险等级']);
+  ws.addRow(['广安市', BOUND_THEME, `安全测试${HOSTILE}许可`, 'XSS-0001', `${HOSTILE}\n<script>alert(2)</script>`, '<b>法律依据</b>', '高']);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-pages.mjs', '--if-stale'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
+  dataDir = mkdtempSync(join(tmpdir(), 'lawrisk-browser-'));
+  [server, browser] = await Promise.all([
+    startServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite:${join(dataDir, 'lawrisk.db')}`,
+      DEMO_DATA: '0',
+      ADMIN_PASSWORD,
+      LOGIN_RATE_LIMIT: '0',
+      SEARCH_RATE_LIMIT: '0',
+    }),
+    launchBrowser(),
+  ]);
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the web pages in a real browser', { timeout: 90_000 }, () => {
+  it('sends an anonymous visitor to the login page, shows the server message, and logs in', async () => {
+    await page.goto(url('/db_admin#/files'));
+    await page.waitForURL(/\/login\?next=/);
+    await textOf(page.getByText('许可事项法律风险管理系统'));
+    await screenshot(page, 'login');
+
+    await logIn(page, url('/login'), 'admin', 'wrong-password');
+    expect(await textOf(page.getByRole('alert'))).toContain('用户名或密码错误');
+
+    await logIn(page, url('/login'), 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/db_admin#\/files$/); // back to the view asked for
+    expect(await textOf(page.locator('.user-name'))).toMatch(/admin|超级管理员/);
+    await page.goto(url('/db_admin#/dashboard'));
+    await textOf(page.getByText('各区域许可事项数'));
+    await screenshot(page, 'db-admin-dashboard-empty');
+  });
+
+  it('imports a corpus workbook through the wizard: upload, preview with the manifest counts, theme binding, commit', async () => {
+    await page.goto(url('/db_admin#/import'));
+    await page.locator('.file-drop input[type=file]').setInputFiles(join(WORKBOOKS, CITY_WORKBOOK));
+    expect(await textOf(page.locator('.picked'))).toContain(CITY_WORKBOOK);
+    expect(await textOf(page.locator('.picked'))).toMatch(/\d+(\.\d+)? KB/);
+    await screenshot(page, 'import-upload');
+
+    await page.getByRole('button', { name: '上传并预览' }).click();
+    expect(await textOf(page.locator('.total-permits'), 30_000)).toBe(String(cityWorkbook.permits));
+    expect(await textOf(page.locator('.total-risks'))).toBe(String(cityWorkbook.risks));
+    const sheet = cityWorkbook.sheets[0];
+    await textOf(page.locator('.el-tabs__item').filter({ hasText: sheet.name }));
+    const counts = await textOf(page.locator('.sheet-preview .counts'));
+    expect(counts).toContain(String(sheet.data_rows));
+    expect(counts).toContain(String(sheet.permits));
+    expect(await textOf(page.locator('.sheet-preview .columns'))).toContain('许可事项');
+    expect(await page.locator('.sheet-preview .diff tbody tr').count()).toBeGreaterThan(0);
+
+    const themeSelect = page.locator('.sheet-preview .theme-select');
+    await themeSelect.click();
+    await page.keyboard.type(BOUND_THEME);
+    await page.keyboard.press('Enter');
+    await page.locator('.el-descriptions__title', { hasText: '工作簿概况' }).click(); // close the drop-down
+    expect(await textOf(themeSelect)).toContain(BOUND_THEME);
+    await screenshot(page, 'import-preview');
+    await page.locator('.sheet-preview .diff-title').scrollIntoViewIfNeeded();
+    await screenshot(page, 'import-preview-findings-and-diff');
+
+    await page.locator('input[name=change_summary]').fill('浏览器测试导入');
+    await page.getByRole('button', { name: '提交导入' }).click();
+    await textOf(page.getByText('导入完成'), 60_000);
+    const facts = await textOf(page.locator('.result-step .facts'));
+    expect(facts).toContain(`许可事项 ${cityWorkbook.permits}`);
+    expect(facts).toContain(`新建主题 ${BOUND_THEME}`);
+    await screenshot(page, 'import-result');
+  });
+
+  it('finds the permit through the search debugging console, with highlighted terms, risks and debug details', async () => {
+    await page.goto(url('/admin/v2-debug'));
+    await page.locator('input[name=query]').fill(target.name);
+    await pickOption(page, page.locator('.search-bar .regions'), '广安市');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '检索' }).click();
+    const first = page.locator('.result-card').first();
+    expect(await textOf(first.locator('.name'))).toBe(target.name);
+    expect(await first.locator('mark.hit').count()).toBeGreaterThan(0);
+    await first.locator('.el-collapse-item__header').first().click();
+    await textOf(first.locator('.risk-body').first());
+    expect(await textOf(page.locator('.debug-panel'))).toContain('检索词');
+    await screenshot(page, 'v2-debug-results');
+    await page.locator('.debug-panel .el-table').last().scrollIntoViewIfNeeded();
+    await screenshot(page, 'v2-debug-score-breakdown');
+    await page.getByRole('tab', { name: '原始 JSON' }).click();
+    expect(await textOf(page.locator('.json-view'))).toContain('"workflowStatus": "ok"');
+    await screenshot(page, 'v2-debug-raw-json');
+  });
+
+  it('opens the permit details with themes, departments and the risk table', async () => {
+    await page.goto(url('/db_admin#/permits'));
+    await page.getByPlaceholder('名称关键字').fill(target.name);
+    await page.getByRole('button', { name: '查询' }).click();
+    await page.locator('.permit-table').getByText(target.name, { exact: true }).click();
+    await page.waitForURL(/#\/permit\?/);
+    expect(await textOf(page.locator('.detail .title'))).toBe(target.name);
+    const info = await textOf(page.locator('.el-descriptions'));
+    expect(info).toContain(target.code);
+    expect(info).toContain(BOUND_THEME);
+    expect(await page.locator('.risk-table tbody tr').count()).toBe(target.risks.length);
+    await screenshot(page, 'permit-details');
+  });
+
+  it('deletes the permit after a confirmation naming the snapshot, and restores it from that snapshot', async () => {
+    await page.getByRole('button', { name: '删除事项' }).click();
+    const confirmText = await textOf(messageBox(page).locator('.el-message-box__message'));
+    expect(confirmText).toContain(`${target.risks.length} 条风险记录`);
+    expect(confirmText).toContain(target.name);
+    await screenshot(page, 'permit-delete-confirm');
+    await clickInMessageBox(page, '删除并保存快照');
+    expect(await successMessage(page)).toContain('快照批次');
+    await page.waitForURL(/#\/snapshots\?/);
+    const row = page.locator('.snapshot-table tbody tr').filter({ hasText: target.name }).first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('删除前');
+    await screenshot(page, 'snapshots');
+
+    await row.getByRole('button', { name: '恢复' }).click();
+    await clickInMessageBox(page, '确认恢复');
+    expect(await successMessage(page)).toContain(`${target.risks.length} 条风险`);
+
+    await page.goto(url(`/db_admin#/permits`));
+    await page.getByPlaceholder('名称关键字').fill(target.name);
+    await page.getByRole('button', { name: '查询' }).click();
+    await page.locator('.permit-table').getByText(target.name, { exact: true }).click();
+    await page.waitForURL(/#\/permit\?/);
+    await settled(page);
+    expect(await page.locator('.risk-table tbody tr').count()).toBe(target.risks.length);
+  });
+
+  it('creates a checkpoint with a description and restores it with the typed confirmation', async () => {
+    await page.goto(url('/db_admin#/checkpoints'));
+    await page.getByRole('button', { name: '创建检查点' }).click();
+    await page.locator('input[name=checkpoint_description]').fill('浏览器测试检查点');
+    await dialog(page, '创建检查点').getByRole('button', { name: '创建' }).click();
+    const row = page.locator('.checkpoint-table tbody tr').filter({ hasText: '浏览器测试检查点' }).first();
+    await row.waitFor();
+    const id = (await row.locator('td').nth(1).innerText()).trim().replace('#', '');
+    expect(id).toMatch(/^\d+$/);
+    await screenshot(page, 'checkpoints');
+
+    await row.getByRole('button', { name: '恢复' }).click();
+    const restore = dialog(page, `恢复检查点 #${id}`);
+    await restore.waitFor();
+    const confirm = restore.getByRole('button', { name: '确认恢复' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.locator('input[name=confirm_checkpoint]').fill(id);
+    await screenshot(page, 'checkpoint-restore-confirm');
+    await confirm.click();
+    expect(await textOf(messageBox(page).locator('.el-message-box__message'), 60_000)).toContain(`已从检查点 #${id} 恢复`);
+    await clickInMessageBox(page, '知道了');
+    // The automatic backup taken before the restore is listed too.
+    await page.locator('.checkpoint-table tbody tr').filter({ hasText: '恢复前自动备份' }).first().waitFor();
+  });
+
+  it('shows markup from a workbook as text everywhere (no script runs)', async () => {
+    await page.goto(url('/db_admin#/import'));
+    await page.locator('.file-drop input[type=file]').setInputFiles({
+      name: '安全测试.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await hostileWorkbook(),
+    });
+    await page.getByRole('button', { name: '上传并预览' }).click();
+    expect(await textOf(page.locator('.sheet-preview .diff'))).toContain(HOSTILE);
+    await page.getByRole('button', { name: '提交导入' }).click();
+    await textOf(page.getByText('导入完成'), 60_000);
+
+    await page.goto(url('/db_admin#/permits'));
+    await page.getByPlaceholder('名称关键字').fill('安全测试');
+    await page.getByRole('button', { name: '查询' }).click();
+    await page.locator('.permit-table a.link').first().click();
+    await page.waitForURL(/#\/permit\?/);
+    expect(await textOf(page.locator('.risk-table'))).toContain(HOSTILE);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    await screenshot(page, 'permit-details-markup-as-text');
+
+    await page.goto(url('/admin/v2-debug'));
+    await page.locator('input[name=query]').fill('安全测试');
+    await page.getByRole('button', { name: '检索' }).click();
+    const card = page.locator('.result-card').filter({ hasText: 'XSS-0001' }).first();
+    await card.locator('.el-collapse-item__header').first().click();
+    expect(await textOf(card)).toContain(HOSTILE);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('shows the other administration pages (files, operation log, users, themes, regions, template)', async () => {
+    const pages: [string, string, string][] = [
+      ['/db_admin#/files', CITY_WORKBOOK, 'files'],
+      ['/db_admin#/logs', '导入', 'operation-log'],
+      ['/db_admin#/dashboard', '广安市', 'db-admin-dashboard'],
+      ['/admin/super#/users', 'admin', 'super-users'],
+      ['/admin/super#/themes', BOUND_THEME, 'super-themes'],
+      ['/admin/super#/regions', '广安市', 'super-regions'],
+      ['/admin/super#/template', '下载模板', 'super-template'],
+    ];
+    for (const [path, text, name] of pages) {
+      await page.goto(url(path));
+      await textOf(page.locator('.el-main').getByText(text).first());
+      await screenshot(page, name);
+    }
+  });
+
+  it('creates a department and shows its account and one-time initial password', async () => {
+    await page.goto(url('/admin/super#/departments'));
+    await page.getByRole('button', { name: '新建顶级部门' }).click();
+    const form = dialog(page, '新建顶级部门');
+    await page.locator('input[name=department_name]').fill('浏览器测试局');
+    await page.locator('input[name=department_code]').fill('brtest');
+    await pickOption(page, form.locator('.el-select').first(), '广安市');
+    await form.getByRole('button', { name: '保存' }).click();
+    const created = await textOf(messageBox(page).locator('.el-message-box__message'));
+    const username = /部门账号：(\S+)/.exec(created)?.[1];
+    const password = /初始密码：(\S+)/.exec(created)?.[1];
+    expect(username).toBe('brtest');
+    expect(password).toBeTruthy();
+    department = { username: username!, password: password! };
+    await screenshot(page, 'super-department-created');
+    await clickInMessageBox(page, '我已记下');
+
+    await page.locator('.dept-node', { hasText: '浏览器测试局' }).click();
+    expect(await textOf(page.locator('.account'))).toContain('brtest');
+    await screenshot(page, 'super-departments');
+  });
+
+  it('logs in as the department account, which must change its initial password first', async () => {
+    expect(department).not.toBeNull();
+    await page.locator('.user').click();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await page.waitForURL(/\/login/);
+
+    await logIn(page, url('/login'), department!.username, department!.password);
+    const change = dialog(page, '请修改初始密码');
+    await change.waitFor();
+    await screenshot(page, 'login-forced-password-change');
+    await change.locator('input[name=old_password]').fill(department!.password);
+    await change.locator('input[name=new_password]').fill('Dept-New-Pass-1');
+    await change.locator('input[name=confirm_password]').fill('Dept-New-Pass-1');
+    await change.getByRole('button', { name: '确认修改' }).click();
+    await page.waitForURL(/\/db_admin/);
+    expect(await textOf(page.locator('.user'))).toContain('部门管理员');
+    await textOf(page.getByText('各区域许可事项数'));
+    expect(await page.locator('.consoles').innerText()).not.toContain('超级管理');
+    expect(await page.locator('.side-menu').innerText()).not.toContain('数据检查点');
+    await screenshot(page, 'db-admin-department-account');
+  });
+
+  it('refuses the super administrator console and the search debugging console to a department administrator', async () => {
+    for (const [path, name] of [['/admin/super', 'forbidden-super-admin'], ['/admin/v2-debug', 'forbidden-v2-debug']]) {
+      const response = await page.goto(url(path));
+      expect(response?.status()).toBe(403);
+      expect(await textOf(page.locator('h1'))).toBe('权限不足');
+      await screenshot(page, name);
+    }
+  });
+
+  it('ran without script errors or Content-Security-Policy violations', () => {
+    expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});
