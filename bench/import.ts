@@ -8,6 +8,7 @@
  *
  *   npx tsx --expose-gc bench/import.ts [riskRows]
  *   BENCH_PG_URL=postgres://user:pass@host/db npx tsx --expose-gc bench/import.ts   (adds PostgreSQL; that database is emptied)
+ *   BENCH_ROUNDS=5 …   (rounds; medians are printed, default 3)
  *
  * Targets: preview ≤ 1.5× the bare read, commit ≥ 20,000 risk rows/s on SQLite, peak RSS < 600 MB.
  */
@@ -72,6 +73,9 @@ function child(part: string, ...args: string[]): any {
 }
 
 const ms = (v: number) => `${v.toFixed(0).padStart(6)} ms`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of a figure over the rounds, with every round's value (a busy machine shows as spread). */
+const figure = (xs: number[]) => `${ms(median(xs))}  [${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 
 async function main(): Promise<void> {
   const [part, file, riskArg, dbUrl] = process.argv.slice(2);
@@ -79,25 +83,38 @@ async function main(): Promise<void> {
   if (part === 'import') return void console.log(JSON.stringify(await runImport(file, Number(riskArg), dbUrl)));
 
   const riskRows = Number(part ?? 50_000);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const dir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-'));
   try {
     const path = join(dir, 'bench.xlsx');
     await generateWorkbook(path, riskRows);
-    console.log(`workbook: ${riskRows} risk rows in ${SHEETS} sheets, ${(readFileSync(path).length / 1024 / 1024).toFixed(1)} MB`);
-    const read = child('read', path);
-    console.log(`  bare exceljs read                ${ms(read.bare)}`);
-    console.log(`  parseWorkbook                    ${ms(read.parse)}   ${(read.parse / read.bare).toFixed(2)}× bare read   (peak RSS ${read.rss} MB)`);
-    const targets: Array<[string, string]> = [['SQLite', `sqlite:${join(dir, 'bench.db')}`]];
+    console.log(`workbook: ${riskRows} risk rows in ${SHEETS} sheets, ${(readFileSync(path).length / 1024 / 1024).toFixed(1)} MB; ${rounds} rounds, medians`);
+    const targets: Array<[string, string | null]> = [['SQLite', null]];
     if (process.env.BENCH_PG_URL) targets.push(['PostgreSQL', process.env.BENCH_PG_URL]);
-    for (const [label, url] of targets) {
-      const r = child('import', path, String(riskRows), url);
+    const reads: any[] = [];
+    const imports = new Map<string, any[]>(targets.map(([label]) => [label, []]));
+    // Rounds interleave the parts, so a load spike on the machine hits each of them alike.
+    for (let round = 0; round < rounds; round++) {
+      reads.push(child('read', path));
+      for (const [label, url] of targets) {
+        imports.get(label)!.push(child('import', path, String(riskRows), url ?? `sqlite:${join(dir, `bench-${round}.db`)}`));
+      }
+    }
+    const bare = median(reads.map((r) => r.bare));
+    const of = (rs: any[], key: string) => rs.map((r) => r[key] as number);
+    console.log(`  bare exceljs read                ${figure(of(reads, 'bare'))}`);
+    console.log(`  parseWorkbook                    ${figure(of(reads, 'parse'))}   ${(median(of(reads, 'parse')) / bare).toFixed(2)}× bare read`);
+    console.log(`  peak RSS of the reading process  ${median(of(reads, 'rss'))} MB`);
+    for (const [label, rs] of imports) {
+      const commit = median(of(rs, 'commit'));
+      const search = median(of(rs, 'search'));
       console.log(`\n${label}`);
-      console.log(`  upload (parse + store + preview) ${ms(r.upload)}   ${(r.upload / read.bare).toFixed(2)}× bare read`);
-      console.log(`  preview of the stored session    ${ms(r.preview)}   ${(r.preview / read.bare).toFixed(2)}× bare read`);
-      console.log(`  commit (${r.permits} new permits)      ${ms(r.commit)}   ${Math.round(riskRows / (r.commit / 1000))} risk rows/s`);
-      console.log(`    of which search-index update   ${ms(r.search)}   (without it: ${Math.round(riskRows / ((r.commit - r.search) / 1000))} risk rows/s)`);
-      console.log(`  commit again (all unchanged)     ${ms(r.recommit)}`);
-      console.log(`  peak RSS of the import process   ${String(r.rss).padStart(6)} MB`);
+      console.log(`  upload (parse + store + preview) ${figure(of(rs, 'upload'))}   ${(median(of(rs, 'upload')) / bare).toFixed(2)}× bare read`);
+      console.log(`  preview of the stored session    ${figure(of(rs, 'preview'))}   ${(median(of(rs, 'preview')) / bare).toFixed(2)}× bare read`);
+      console.log(`  commit (${rs[0].permits} new permits)      ${figure(of(rs, 'commit'))}   ${Math.round(riskRows / (commit / 1000))} risk rows/s`);
+      console.log(`    of which search-index update   ${figure(of(rs, 'search'))}   (without it: ${Math.round(riskRows / ((commit - search) / 1000))} risk rows/s)`);
+      console.log(`  commit again (all unchanged)     ${figure(of(rs, 'recommit'))}`);
+      console.log(`  peak RSS of the import process   ${Math.max(...of(rs, 'rss'))} MB (highest round)`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { registerMaintenanceRoutes } from './permits/maintenance.routes.js';
 import { registerCheckpointRoutes } from './checkpoints/checkpoints.routes.js';
 import { registerOperationLogRoutes } from './operation-log/operation-log.routes.js';
 import { registerSearchModule } from './search/search.module.js';
+import { registerStatisticsRoutes } from './statistics/statistics.routes.js';
 import { registerImportModule } from './importer/import.module.js';
 
 /** Every module's routes, in one list: a module plugs in here and nowhere else. */
@@ -25,6 +26,7 @@ export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext
   registerMaintenanceRoutes(app, ctx);
   registerCheckpointRoutes(app, ctx);
   registerOperationLogRoutes(app, ctx);
+  registerStatisticsRoutes(app, ctx);
   await registerSearchModule(app, ctx);
   registerImportModule(app, ctx);
 }

@@ -21,7 +21,7 @@ describe('serving the built pages', () => {
   });
 
   afterAll(async () => {
-    await t.close();
+    await t?.close();
     rmSync(pagesDir, { recursive: true, force: true });
   });
 

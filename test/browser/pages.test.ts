@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { launchBrowser, type LaunchedBrowser } from './browser.js';
-import { clickInMessageBox, dialog, logIn, messageBox, pickOption, screenshot, settled, successMessage, textOf } from './ui.js';
+import { clickInMessageBox, dialog, logIn, messageBox, pickOption, screenshot, SCREENSHOT_DIR, successMessage, textOf } from './ui.js';
 
 /**
  * The pages in a real browser against the real server on a fresh SQLite database: the walk an
@@ -59,6 +59,7 @@ async function hostileWorkbook(): Promise<Buffer> {
 }
 
 beforeAll(async () => {
+  rmSync(SCREENSHOT_DIR, { recursive: true, force: true }); // this run's screenshots only
   execFileSync(process.execPath, ['scripts/build-pages.mjs', '--if-stale'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
   dataDir = mkdtempSync(join(tmpdir(), 'lawrisk-browser-'));
   [server, browser] = await Promise.all([
@@ -171,11 +172,11 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: '查询' }).click();
     await page.locator('.permit-table').getByText(target.name, { exact: true }).click();
     await page.waitForURL(/#\/permit\?/);
-    expect(await textOf(page.locator('.detail .title'))).toBe(target.name);
+    await expect.poll(() => page.locator('.detail .title').innerText()).toBe(target.name);
     const info = await textOf(page.locator('.el-descriptions'));
     expect(info).toContain(target.code);
     expect(info).toContain(BOUND_THEME);
-    expect(await page.locator('.risk-table tbody tr').count()).toBe(target.risks.length);
+    await expect.poll(() => page.locator('.risk-table tbody tr').count()).toBe(target.risks.length);
     await screenshot(page, 'permit-details');
   });
 
@@ -195,15 +196,14 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
 
     await row.getByRole('button', { name: '恢复' }).click();
     await clickInMessageBox(page, '确认恢复');
-    expect(await successMessage(page)).toContain(`${target.risks.length} 条风险`);
+    await expect.poll(() => successMessage(page)).toContain(`已恢复 1 个许可事项、${target.risks.length} 条风险`);
 
     await page.goto(url(`/db_admin#/permits`));
     await page.getByPlaceholder('名称关键字').fill(target.name);
     await page.getByRole('button', { name: '查询' }).click();
     await page.locator('.permit-table').getByText(target.name, { exact: true }).click();
     await page.waitForURL(/#\/permit\?/);
-    await settled(page);
-    expect(await page.locator('.risk-table tbody tr').count()).toBe(target.risks.length);
+    await expect.poll(() => page.locator('.risk-table tbody tr').count()).toBe(target.risks.length);
   });
 
   it('creates a checkpoint with a description and restores it with the typed confirmation', async () => {
@@ -246,7 +246,7 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await page.goto(url('/db_admin#/permits'));
     await page.getByPlaceholder('名称关键字').fill('安全测试');
     await page.getByRole('button', { name: '查询' }).click();
-    await page.locator('.permit-table a.link').first().click();
+    await page.locator('.permit-table a.link', { hasText: '安全测试' }).first().click();
     await page.waitForURL(/#\/permit\?/);
     expect(await textOf(page.locator('.risk-table'))).toContain(HOSTILE);
     expect(await page.locator('img[src="x"]').count()).toBe(0);

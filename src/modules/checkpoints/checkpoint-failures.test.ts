@@ -3,7 +3,7 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { chunked, INSERT_CHUNK } from '../../db/batch.js';
 import type { DB } from '../../db/database.js';
-import { encodeChunk } from './chunk-codec.js';
+import { decodeChunk, encodeChunk } from './chunk-codec.js';
 import { changeDataset, checkpointRows, dumpCoveredTables, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
 
 const RISKS_PER_PERMIT = 3;
@@ -85,6 +85,17 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     expect(body.data.errors).toEqual([expect.stringMatching(/^risks: \d+ rows restored, \d+ expected$/)]);
   });
 
+  it('reports stored rows that reference rows the checkpoint does not hold', async () => {
+    const id = await create();
+    const [chunk] = await t.dbh.db.selectFrom('checkpoint_chunks').select('content')
+      .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').execute();
+    const risks = await decodeChunk(chunk.content);
+    risks.rows[0][risks.columns.indexOf('permit_id')] = 999_999;
+    await chunkOf(id, 'risks').set({ content: await encodeChunk(risks) }).execute();
+    const body = await failingRestore(id, { create_auto_backup: false });
+    expect(body.data.errors).toEqual([expect.stringMatching(/^risks(\.permit_id)?: /)]);
+  });
+
   it('answers an exception in the last table with the exception body, leaving every table unchanged', async () => {
     const id = await create();
     const bad = { columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
@@ -144,5 +155,18 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     expect([...permits].filter((p) => perPermit.get(p) !== RISKS_PER_PERMIT)).toEqual([]);
     const stats = res.json().data.table_stats;
     expect(stats.find((s: { table: string }) => s.table === 'risks').rows).toBe(permits.size * RISKS_PER_PERMIT);
+  });
+
+  it('restores tables of several chunks in batches that span chunks', async () => {
+    const res = await post('', { description: 'chunks' });
+    const id = Number(res.json().data.checkpoint_id);
+    expect(res.json().data.table_stats.find((s: { table: string }) => s.table === 'risks').chunks).toBeGreaterThan(1);
+    const state = await dumpCoveredTables(t.dbh.db);
+    for (const batch_size of [10000, 100, 3333]) {
+      await t.dbh.db.deleteFrom('risks').where('position', '=', 1).execute();
+      const restored = await post(`/${id}/restore`, { create_auto_backup: false, batch_size });
+      expect(restored.statusCode, restored.body).toBe(200);
+      expect(await dumpCoveredTables(t.dbh.db)).toEqual(state);
+    }
   });
 });

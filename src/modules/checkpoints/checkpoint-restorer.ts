@@ -2,7 +2,8 @@ import { notFound } from '../../http/errors.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import type { TableStat } from './checkpoint-writer.js';
 import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
-import { liveColumns, liveForeignKeys } from './live-schema.js';
+import { checkSqliteForeignKeys, dropPostgresForeignKeys, restorePostgresForeignKeys } from './deferred-foreign-keys.js';
+import { liveColumns } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
 import { RestoreCheckFailed, restoreTable, type Expected } from './table-restorer.js';
 
@@ -61,29 +62,12 @@ async function emptyTables(conn: RawConnection): Promise<void> {
   for (const table of [...COVERED_TABLES].reverse()) await conn.run(`delete from ${quoteIdent(table.name)}`);
 }
 
-/** SQLite: every foreign key touching a covered table, checked at once after the load (anti-joins). */
-async function checkForeignKeys(conn: RawConnection): Promise<void> {
-  const covered = new Set(COVERED_TABLES.map((t) => t.name));
-  const errors: string[] = [];
-  for (const fk of await liveForeignKeys(conn)) {
-    if (!covered.has(fk.table) && !covered.has(fk.references)) continue;
-    const [child, column, parent, key] = [fk.table, fk.column, fk.references, fk.referencedColumn].map(quoteIdent);
-    const [[n]] = await conn.rows(
-      `select count(*) from ${child} c left join ${parent} p on p.${key} = c.${column} where c.${column} is not null and p.${key} is null`,
-    );
-    if (Number(n) > 0) errors.push(`${fk.table}.${fk.column}: ${Number(n)} rows reference missing ${fk.references} rows`);
-  }
-  if (errors.length > 0) throw new RestoreCheckFailed(errors);
-}
-
 /**
  * Replaces every covered table's rows by the checkpoint's, in one transaction: all or nothing.
  * Throws RestoreCheckFailed when the stored data does not check out; anything else is an exception.
- *
- * On SQLite, foreign keys are switched off for the transaction (it can only be done outside one):
- * emptying the tables becomes a truncation instead of a row-by-row delete, and the keys are
- * checked for the whole database before the commit instead of row by row. PostgreSQL checks them
- * row by row as usual.
+ * Foreign keys are checked once after the load (deferred-foreign-keys.ts): on SQLite they are
+ * switched off for the transaction, which can only be done outside one, and emptying the tables
+ * becomes a truncation; on PostgreSQL they are dropped and added back inside it.
  */
 export async function restoreCheckpointData(conn: RawConnection, checkpointId: number, batchSize: number): Promise<RestoredTable[]> {
   if (conn.kind === 'sqlite') await conn.run('pragma foreign_keys = off');
@@ -92,6 +76,7 @@ export async function restoreCheckpointData(conn: RawConnection, checkpointId: n
       const stats = await expectedStats(conn, checkpointId);
       const sessions = await keepSessions(conn);
       await emptyTables(conn);
+      const dropped = conn.kind === 'postgres' ? await dropPostgresForeignKeys(conn) : [];
       const restored: RestoredTable[] = [];
       for (const table of COVERED_TABLES) {
         const expected = stats.get(table.name) ?? { rows: 0, chunks: 0 };
@@ -99,8 +84,11 @@ export async function restoreCheckpointData(conn: RawConnection, checkpointId: n
         restored.push({ table: table.name, rows: await restoreTable(conn, checkpointId, table, live, expected, batchSize) });
       }
       await restoreKeptSessions(conn, sessions);
-      if (conn.kind === 'sqlite') await checkForeignKeys(conn);
-      else await advanceSequences(conn);
+      if (conn.kind === 'sqlite') await checkSqliteForeignKeys(conn);
+      else {
+        await restorePostgresForeignKeys(conn, dropped);
+        await advanceSequences(conn);
+      }
       return restored;
     });
   } finally {

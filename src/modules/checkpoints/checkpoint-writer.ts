@@ -1,5 +1,5 @@
 import { BINARY_CHUNK_ROWS, CHUNK_ROWS, chunkHeader, compressChunk } from './chunk-codec.js';
-import { pageQuery } from './chunk-sql.js';
+import { pageReader } from './chunk-sql.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
@@ -28,41 +28,22 @@ const IN_FLIGHT = 4;
 const INSERT_CHUNK_SQL =
   'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
-function lastLine(rows: Buffer | string): string {
-  const at = rows.lastIndexOf('\n');
-  return typeof rows === 'string' ? rows.slice(at + 1) : rows.toString('utf8', at + 1);
-}
-
 async function copyTable(conn: RawConnection, checkpointId: number, table: CoveredTable, pending: InFlight): Promise<TableStat> {
   const columns = await liveColumns(conn, table.name);
-  const names = columns.map((c) => c.name);
-  const header = chunkHeader(names, columns.filter((c) => c.binary).map((c) => c.name));
-  const keyIndexes = table.key.map((k) => names.indexOf(k));
+  const header = chunkHeader(columns.map((c) => c.name), columns.filter((c) => c.binary).map((c) => c.name));
   const limit = columns.some((c) => c.binary) ? BINARY_CHUNK_ROWS : CHUNK_ROWS;
-  const first = pageQuery(conn.kind, table, columns, false, limit);
-  const next = pageQuery(conn.kind, table, columns, true, limit);
+  const pages = pageReader(conn, table, columns, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };
-  let after: unknown[] | null = null;
-  for (;;) {
-    const [[lines, n, lastKey]] = await conn.rows(after ? next : first, after ?? []);
-    const count = Number(n);
-    if (count === 0) break;
-    const rowLines = lines as Buffer | string;
-    // The next page starts after this page's last key.
-    if (lastKey !== null) after = [lastKey];
-    else {
-      const last = JSON.parse(lastLine(rowLines)) as unknown[];
-      after = keyIndexes.map((i) => last[i]);
-    }
+  for (let page = await pages.read(null); page; page = page.count < limit ? null : await pages.read(page.lastKey)) {
+    const { lines, count } = page;
     const index = stat.chunks++;
     stat.rows += count;
     await pending.add(
-      compressChunk(header, rowLines).then(async (content) => {
+      compressChunk(header, lines).then(async (content) => {
         stat.bytes += content.length;
         await conn.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, count, content]);
       }),
     );
-    if (count < limit) break;
   }
   return stat;
 }

@@ -5,7 +5,7 @@ export interface CheckpointsTable {
   description: string;
   created_by: string;
   kind: string;
-  /** JSON: [{table, rows}] */
+  /** JSON: [{table, rows, chunks, bytes}], one entry per covered table */
   table_stats: string;
   total_rows: number;
   size_bytes: number;

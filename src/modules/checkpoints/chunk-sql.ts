@@ -1,35 +1,78 @@
 import type { DialectKind } from '../../db/connect.js';
+import { ROW_SEPARATOR } from './chunk-codec.js';
 import type { CoveredTable } from './checkpoint-tables.js';
 import type { LiveColumn } from './live-schema.js';
-import { quoteIdent as q, SQLITE_BASE64 } from './raw-connection.js';
+import { quoteIdent as q, SQLITE_BASE64, type RawConnection } from './raw-connection.js';
 
-// The two statements that move a checkpoint's rows, written for each database: the database
-// itself turns rows into JSON lines and JSON lines back into rows (chunk-codec.ts for the layout).
+// The statements that move a checkpoint's rows, for each database (chunk-codec.ts has the layout).
 
-/**
- * One page of a table as `[row lines joined by ",\n", row count, last key]`, starting after the
- * given key (keyset paging: `?` per key column) or at the beginning. With a one-column key the
- * database returns the page's highest key and the lines come in scan order (ordering them inside
- * the aggregate would sort every page again, for nothing: a restore does not care about the order
- * of rows). With a composite key the lines are ordered and the last key is `null`: the caller
- * reads it from the last line.
- */
-export function pageQuery(kind: DialectKind, table: CoveredTable, columns: readonly LiveColumn[], after: boolean, limit: number): string {
+/** One page of a table: its rows as JSON lines joined by ",\n", how many, and the key to continue after. */
+export interface Page {
+  lines: Buffer | string;
+  count: number;
+  lastKey: unknown[];
+}
+
+/** Reads a table page by page in key order (keyset paging): `read(null)` first, then `read(page.lastKey)`. */
+export interface PageReader {
+  read(after: unknown[] | null): Promise<Page | null>;
+}
+
+function pageSelect(table: CoveredTable, select: string, after: boolean, limit: number): string {
   const order = table.key.map(q).join(', ');
   const single = table.key.length === 1;
-  const key = single ? q(table.key[0]) : `(${order})`;
+  const key = single ? order : `(${order})`;
   const params = single ? '?' : `(${table.key.map(() => '?').join(', ')})`;
-  const page = `select ${columns.map((c) => q(c.name)).join(', ')} from ${q(table.name)}${after ? ` where ${key} > ${params}` : ''}
-    order by ${order} limit ${limit}`;
-  const ordered = single ? '' : ` order by ${order}`;
-  const last = single ? `max(${key})` : 'null';
-  if (kind === 'sqlite') {
-    const values = columns.map((c) => (c.binary ? `${SQLITE_BASE64.encode}(${q(c.name)})` : q(c.name))).join(', ');
-    // As a blob: the text reaches JavaScript as bytes, ready for gzip, never decoded into a string.
-    return `select cast(group_concat(json_array(${values}), ',' || char(10)${ordered}) as blob), count(*), ${last} from (${page})`;
-  }
-  const values = columns.map((c) => (c.binary ? `translate(encode(${q(c.name)}, 'base64'), E'\\n', '')` : q(c.name))).join(', ');
-  return `select string_agg(json_build_array(${values})::text, E',\\n'${ordered}), count(*), ${last} from (${page}) p`;
+  return `select ${select} from ${q(table.name)}${after ? ` where ${key} > ${params}` : ''} order by ${order} limit ${limit}`;
+}
+
+/**
+ * SQLite writes the JSON lines itself (its JSON functions are C and fast) and hands them over as
+ * one blob per page: no row ever becomes a JavaScript value. With a one-column key it also
+ * returns the page's highest key, and the lines stay in scan order (ordering them inside the
+ * aggregate would sort every page again, for nothing: a restore does not care about row order);
+ * with a composite key the lines are ordered and the key is read from the last one.
+ */
+function sqlitePages(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
+  const single = table.key.length === 1;
+  const values = columns.map((c) => (c.binary ? `${SQLITE_BASE64.encode}(${q(c.name)})` : q(c.name))).join(', ');
+  const ordered = single ? '' : ` order by ${table.key.map(q).join(', ')}`;
+  const query = (after: boolean) =>
+    `select cast(group_concat(json_array(${values}), ',' || char(10)${ordered}) as blob), count(*), ${single ? `max(${q(table.key[0])})` : 'null'}
+     from (${pageSelect(table, columns.map((c) => q(c.name)).join(', '), after, limit)})`;
+  const [first, next] = [query(false), query(true)];
+  const keyAt = table.key.map((k) => columns.findIndex((c) => c.name === k));
+  return {
+    async read(after) {
+      const [[lines, count, max]] = await conn.rows(after ? next : first, after ?? []);
+      if (Number(count) === 0) return null;
+      const text = lines as Buffer;
+      const last = single ? [max] : (JSON.parse(text.toString('utf8', text.lastIndexOf('\n') + 1)) as unknown[]);
+      return { lines: text, count: Number(count), lastKey: single ? last : keyAt.map((i) => last[i]) };
+    },
+  };
+}
+
+/**
+ * PostgreSQL sends plain rows and Node writes the JSON: PostgreSQL's JSON escaping of long
+ * Chinese text costs more than parsing the rows here. Blobs come as base64 text already.
+ */
+function postgresPages(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
+  const select = columns.map((c) => (c.binary ? `translate(encode(${q(c.name)}, 'base64'), E'\\n', '')` : q(c.name))).join(', ');
+  const [first, next] = [pageSelect(table, select, false, limit), pageSelect(table, select, true, limit)];
+  const keyAt = table.key.map((k) => columns.findIndex((c) => c.name === k));
+  return {
+    async read(after) {
+      const rows = await conn.rows(after ? next : first, after ?? []);
+      if (rows.length === 0) return null;
+      const last = rows[rows.length - 1];
+      return { lines: rows.map((r) => JSON.stringify(r)).join(ROW_SEPARATOR), count: rows.length, lastKey: keyAt.map((i) => last[i]) };
+    },
+  };
+}
+
+export function pageReader(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
+  return conn.kind === 'sqlite' ? sqlitePages(conn, table, columns, limit) : postgresPages(conn, table, columns, limit);
 }
 
 /** A target column and where its value comes from: an index into the stored row, or null (inserted as null). */
@@ -59,10 +102,4 @@ export function insertFromJsonQuery(kind: DialectKind, table: string, sources: r
 /** The database's words for "this parameter was not valid JSON". */
 export function isMalformedJson(err: unknown): boolean {
   return /malformed JSON|invalid input syntax for type json/i.test(String((err as { message?: unknown }).message ?? ''));
-}
-
-/** A stored row pointing at a row the checkpoint does not hold. */
-export function isForeignKeyViolation(err: unknown): boolean {
-  const code = String((err as { code?: unknown }).code ?? '');
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

@@ -42,7 +42,7 @@ function registerBase64(sqlite: SqliteDatabase.Database): void {
 
 function sqliteConnection(sqlite: SqliteDatabase.Database): RawConnection {
   registerBase64(sqlite);
-  // Prepared once per operation: the multi-row INSERTs are large and repeat thousands of times.
+  // Prepared once per operation: the page and insert statements repeat hundreds of times.
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepared = (text: string) => {
     let stmt = statements.get(text);

@@ -1,5 +1,5 @@
 import { CorruptChunkError, openChunk, ROW_SEPARATOR, type OpenedChunk } from './chunk-codec.js';
-import { insertFromJsonQuery, isForeignKeyViolation, isMalformedJson, type ColumnSource } from './chunk-sql.js';
+import { insertFromJsonQuery, isMalformedJson, type ColumnSource } from './chunk-sql.js';
 import type { CoveredTable } from './checkpoint-tables.js';
 import type { LiveColumn } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
@@ -137,7 +137,6 @@ export async function restoreTable(
     } catch (err) {
       await next?.catch(() => {}); // nothing may touch the connection after the rollback
       if (err instanceof CorruptChunkError) fail(`chunk ${i} cannot be read (${err.message})`);
-      if (isForeignKeyViolation(err)) fail(`chunk ${i} references rows the checkpoint does not hold (${(err as Error).message})`);
       throw err;
     }
   }

@@ -59,7 +59,7 @@ export class SearchIndex {
       impacts.forEachImpact(avg, push);
       buffer.endDoc();
     }
-    index.postings = Postings.build(dict.df, dict.size, (put) => buffer.forEach(put));
+    index.postings = Postings.build(dict.df, dict.size, table.capacity, (put) => buffer.forEach(put));
     return index;
   }
 
@@ -100,7 +100,7 @@ export class SearchIndex {
   private maybeCompact(): void {
     const t = this.table;
     if (this.postings.pendingDelta > Math.max(200_000, this.postings.size / 4) || t.deadCount > Math.max(1000, t.aliveCount / 4)) {
-      this.postings = this.postings.compact(this.dict.size, (d) => t.isAlive(d));
+      this.postings = this.postings.compact(this.dict.size, t.capacity, (d) => t.isAlive(d));
       t.deadCount = 0;
     }
   }

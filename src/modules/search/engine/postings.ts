@@ -1,14 +1,16 @@
-import { ensureCapacity, seek as seekImported } from './typed-arrays.js';
+import { ensureCapacity } from './typed-arrays.js';
 
-// Local binding for the hot loops (imported bindings are slower to read in optimised code).
-const seek = seekImported;
-
-/** A contiguous, docId-ascending run of postings of one term. */
+/**
+ * The postings of one term in one segment: either a docId-ascending run of (doc, impact)
+ * pairs, or — for terms most documents hold — a dense impact per document id (0 = absent),
+ * which is smaller than pairs at that frequency and answers "does doc d hold it" with one read.
+ */
 export interface Slice {
   docs: Uint32Array;
   impacts: Uint8Array;
   start: number;
   end: number;
+  dense: Uint8Array | null;
 }
 
 interface DeltaList {
@@ -17,40 +19,64 @@ interface DeltaList {
   n: number;
 }
 
+const NO_DOCS = new Uint32Array(0);
+const NO_IMPACTS = new Uint8Array(0);
+/** A term held by at least this share of the documents is stored dense. */
+const DENSE_SHARE = 0.2;
+const DENSE_MIN_DOCS = 512;
+
 /**
- * Postings as typed arrays: a compact base segment (one CSR block for all terms, built once)
- * plus small per-term delta lists for documents added since. Document ids only grow, so every
- * list stays sorted by appending; removed documents are skipped by the live bitset and dropped
- * at the next compaction.
+ * Postings as typed arrays: a compact base segment (one CSR block for all sparse terms, built
+ * once), dense impact arrays for very common terms, plus small per-term delta lists for
+ * documents added since the base was built. Document ids only grow, so every list stays sorted
+ * by appending; removed documents are skipped by the searchable bitset and dropped at the next
+ * compaction.
  */
 export class Postings {
   private offsets = new Uint32Array(1);
   private docs = new Uint32Array(0);
   private impacts = new Uint8Array(0);
   private baseTerms = 0;
+  private dense: (Uint8Array | undefined)[] = [];
+  private denseCount = 0;
   private delta: (DeltaList | undefined)[] = [];
   private deltaSize = 0;
 
-  /** Base segment from exact per-term counts; `fill` calls put() in ascending doc order per term. */
-  static build(counts: Int32Array, termCount: number, fill: (put: (term: number, doc: number, impact: number) => void) => void): Postings {
+  /**
+   * Base segment from exact per-term counts over `docCount` document ids; `fill` calls put()
+   * in ascending doc order per term.
+   */
+  static build(counts: Int32Array, termCount: number, docCount: number, fill: (put: (term: number, doc: number, impact: number) => void) => void): Postings {
     const p = new Postings();
     p.baseTerms = termCount;
     p.offsets = new Uint32Array(termCount + 1);
-    for (let t = 0; t < termCount; t++) p.offsets[t + 1] = p.offsets[t] + counts[t];
+    const denseFrom = docCount >= DENSE_MIN_DOCS ? Math.max(1, Math.floor(docCount * DENSE_SHARE)) : Infinity;
+    for (let t = 0; t < termCount; t++) {
+      const isDense = counts[t] >= denseFrom;
+      if (isDense) {
+        p.dense[t] = new Uint8Array(docCount);
+        p.denseCount += counts[t];
+      }
+      p.offsets[t + 1] = p.offsets[t] + (isDense ? 0 : counts[t]);
+    }
     const total = p.offsets[termCount];
     p.docs = new Uint32Array(total);
     p.impacts = new Uint8Array(total);
     const cursor = p.offsets.slice(0, termCount);
     fill((term, doc, impact) => {
-      const at = cursor[term]++;
-      p.docs[at] = doc;
-      p.impacts[at] = impact;
+      const d = p.dense[term];
+      if (d) d[doc] = impact;
+      else {
+        const at = cursor[term]++;
+        p.docs[at] = doc;
+        p.impacts[at] = impact;
+      }
     });
     return p;
   }
 
   get size(): number {
-    return this.docs.length + this.deltaSize;
+    return this.docs.length + this.denseCount + this.deltaSize;
   }
 
   get pendingDelta(): number {
@@ -58,31 +84,26 @@ export class Postings {
   }
 
   slices(term: number): Slice[] {
+    const d = this.dense[term];
+    if (d) return [{ docs: NO_DOCS, impacts: NO_IMPACTS, start: 0, end: 0, dense: d }];
     const out: Slice[] = [];
     if (term < this.baseTerms && this.offsets[term] < this.offsets[term + 1]) {
-      out.push({ docs: this.docs, impacts: this.impacts, start: this.offsets[term], end: this.offsets[term + 1] });
+      out.push({ docs: this.docs, impacts: this.impacts, start: this.offsets[term], end: this.offsets[term + 1], dense: null });
     }
-    const d = this.delta[term];
-    if (d && d.n > 0) out.push({ docs: d.docs, impacts: d.impacts, start: 0, end: d.n });
+    const l = this.delta[term];
+    if (l && l.n > 0) out.push({ docs: l.docs, impacts: l.impacts, start: 0, end: l.n, dense: null });
     return out;
   }
 
-  /** Impact of the term in the document, 0 when absent. */
-  impactOf(term: number, doc: number): number {
-    if (term < this.baseTerms) {
-      const end = this.offsets[term + 1];
-      const at = seek(this.docs, this.offsets[term], end, doc);
-      if (at < end && this.docs[at] === doc) return this.impacts[at];
-    }
-    const d = this.delta[term];
-    if (d) {
-      const at = seek(d.docs, 0, d.n, doc);
-      if (at < d.n && d.docs[at] === doc) return d.impacts[at];
-    }
-    return 0;
-  }
-
   append(term: number, doc: number, impact: number): void {
+    const dense = this.dense[term];
+    if (dense) {
+      const grown = ensureCapacity(dense, doc + 1);
+      grown[doc] = impact;
+      this.dense[term] = grown;
+      this.denseCount++;
+      return;
+    }
     let d = this.delta[term];
     if (!d) {
       d = { docs: new Uint32Array(4), impacts: new Uint8Array(4), n: 0 };
@@ -97,16 +118,20 @@ export class Postings {
   }
 
   /** Folds the delta lists into a new base segment, dropping postings of documents no longer alive. */
-  compact(termCount: number, alive: (doc: number) => boolean): Postings {
+  compact(termCount: number, docCount: number, alive: (doc: number) => boolean): Postings {
     const counts = new Int32Array(termCount);
     this.forEachPosting(termCount, alive, (t) => counts[t]++);
-    return Postings.build(counts, termCount, (put) => this.forEachPosting(termCount, alive, put));
+    return Postings.build(counts, termCount, docCount, (put) => this.forEachPosting(termCount, alive, put));
   }
 
   private forEachPosting(termCount: number, alive: (doc: number) => boolean, f: (t: number, doc: number, impact: number) => void): void {
     for (let t = 0; t < termCount; t++) {
       for (const s of this.slices(t)) {
-        for (let i = s.start; i < s.end; i++) if (alive(s.docs[i])) f(t, s.docs[i], s.impacts[i]);
+        if (s.dense) {
+          for (let doc = 0; doc < s.dense.length; doc++) if (s.dense[doc] > 0 && alive(doc)) f(t, doc, s.dense[doc]);
+        } else {
+          for (let i = s.start; i < s.end; i++) if (alive(s.docs[i])) f(t, s.docs[i], s.impacts[i]);
+        }
       }
     }
   }

@@ -29,19 +29,20 @@ export class Scratch {
 }
 
 /** Seeds: strong postings of the best lists, scored on the best lists only (a lower bound). */
-const SEED_LISTS = 2;
-const SEED_PROBE_LISTS = 8;
-const SEEDS = 64;
+const SEED_LISTS = 3;
+const SEED_PROBE_LISTS = 6;
+const SEEDS_PER_LIST = 128;
+const SEED_STRENGTH = 0.7;
 
 /**
  * Top-k documents by summed term scores. Lists are taken term-at-a-time, strongest bound
  * first, adding into dense accumulators; as soon as the lists left cannot lift a document that
  * is not yet a candidate over the threshold, the rest is only probed for the surviving
- * candidates (galloping search), pruning candidates that can no longer make it. The threshold
- * starts from seeds (documents with the strongest postings of the most valuable terms) and rises
- * with the k-th best score and with `relative` × the best (hits under that share are cut later
- * anyway). Only documents set in `allowed` are scored: region and visibility filtering happen
- * here, not after ranking.
+ * candidates, pruning those that can no longer make it. The threshold starts from seeds
+ * (documents with the strongest postings of the most valuable terms) and rises with the k-th
+ * best score and with `relative` × the best (hits under that share are cut later anyway).
+ * Only documents set in `allowed` are scored: region and visibility filtering happen here,
+ * not after ranking.
  */
 export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number, scratch: Scratch, capacity: number): Candidate[] {
   const n = lists.length;
@@ -60,38 +61,86 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, k: numbe
   try {
     for (; i < n; i++) {
       if (rest[i] < threshold) break;
-      const { docs, impacts, weight, start, end } = lists[i];
-      for (let p = start; p < end; p++) {
-        const d = docs[p];
-        if (((allowed[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
-        const before = acc[d];
-        if (before === 0) touched[count++] = d;
-        const s = before + weight * impacts[p];
-        acc[d] = s;
-        if (s > best) best = s;
-      }
+      const l = lists[i];
+      count = l.dense ? accumulateDense(l, allowed, acc, touched, count) : accumulate(l, allowed, acc, touched, count);
+      best = Math.max(best, bestOfLastList);
       threshold = Math.max(threshold, relative * best);
       // The k-th best score can only end the scan when the lists left are worth less than the best.
-      if (i + 1 < n && rest[i + 1] >= threshold && rest[i + 1] < best && count >= k) {
+      if (rest[i + 1] >= threshold && rest[i + 1] < best && count >= k) {
         threshold = Math.max(threshold, kthLargest(acc, touched, count, k, scratch));
       }
     }
+    if (count >= k) threshold = Math.max(threshold, kthLargest(acc, touched, count, k, scratch));
     let cands = survivors(touched, count, acc, threshold - rest[i]);
     for (; i < n && cands.length > 0; i++) {
-      const { docs, impacts, weight, start, end } = lists[i];
-      let p = start;
-      for (const d of cands) {
-        p = seek(docs, p, end, d);
-        if (p < end && docs[p] === d) acc[d] += weight * impacts[p];
-      }
+      probe(lists[i], cands, acc);
       if (i + 1 < n) cands = cands.filter((d) => acc[d] + rest[i + 1] >= threshold);
     }
-    const ranked = Array.from(cands.filter((d) => acc[d] >= threshold && acc[d] > 0))
+    let kept = cands.filter((d) => acc[d] >= threshold && acc[d] > 0);
+    if (kept.length > k) {
+      const kth = kthLargest(acc, kept, kept.length, k, scratch);
+      kept = kept.filter((d) => acc[d] >= kth);
+    }
+    const ranked = Array.from(kept)
       .sort((a, b) => acc[b] - acc[a] || a - b)
       .slice(0, k);
-    return ranked.map((doc) => ({ doc, score: acc[doc], hits: hitsOf(lists, doc) }));
+    return withHits(lists, ranked, acc);
   } finally {
     for (let t = 0; t < count; t++) acc[touched[t]] = 0;
+  }
+}
+
+let bestOfLastList = 0;
+
+/**
+ * Adds one list into the accumulators (allowed documents only), recording first touches.
+ * Returns the new touched count; the list's best accumulated score goes to `bestOfLastList`.
+ * Small and separate so that the engine optimises each loop on its own.
+ */
+function accumulate(l: ScoredList, allowed: Uint32Array, acc: Float64Array, touched: Int32Array, count: number): number {
+  const { docs, impacts, weight, start, end } = l;
+  let best = 0;
+  for (let p = start; p < end; p++) {
+    const d = docs[p];
+    if (((allowed[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
+    const before = acc[d];
+    if (before === 0) touched[count++] = d;
+    const s = before + weight * impacts[p];
+    acc[d] = s;
+    if (s > best) best = s;
+  }
+  bestOfLastList = best;
+  return count;
+}
+
+function accumulateDense(l: ScoredList, allowed: Uint32Array, acc: Float64Array, touched: Int32Array, count: number): number {
+  const dense = l.dense!;
+  const weight = l.weight;
+  let best = 0;
+  for (let d = 0; d < dense.length; d++) {
+    const impact = dense[d];
+    if (impact === 0 || ((allowed[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
+    const before = acc[d];
+    if (before === 0) touched[count++] = d;
+    const s = before + weight * impact;
+    acc[d] = s;
+    if (s > best) best = s;
+  }
+  bestOfLastList = best;
+  return count;
+}
+
+/** Adds the list's postings of the (ascending) candidates: galloping through sparse lists. */
+function probe(l: ScoredList, cands: Int32Array, acc: Float64Array): void {
+  const { docs, impacts, weight, end, dense } = l;
+  if (dense) {
+    for (const d of cands) if (d < dense.length) acc[d] += weight * dense[d];
+    return;
+  }
+  let p = l.start;
+  for (const d of cands) {
+    p = seek(docs, p, end, d);
+    if (p < end && docs[p] === d) acc[d] += weight * impacts[p];
   }
 }
 
@@ -132,13 +181,23 @@ function kthLargest(acc: Float64Array, touched: Int32Array, count: number, k: nu
   return v[want];
 }
 
-function hitsOf(lists: ScoredList[], doc: number): Candidate['hits'] {
-  const hits: Candidate['hits'] = [];
+/** The candidates with the terms each holds, found by one ascending pass per list. */
+function withHits(lists: ScoredList[], ranked: number[], acc: Float64Array): Candidate[] {
+  const out: Candidate[] = ranked.map((doc) => ({ doc, score: acc[doc], hits: [] }));
+  const order = out.map((_, j) => j).sort((a, b) => out[a].doc - out[b].doc);
   for (const l of lists) {
-    const at = seek(l.docs, l.start, l.end, doc);
-    if (at < l.end && l.docs[at] === doc) hits.push({ term: l.term, impact: l.impacts[at] });
+    let p = l.start;
+    for (const j of order) {
+      const c = out[j];
+      if (l.dense) {
+        if (c.doc < l.dense.length && l.dense[c.doc] > 0) c.hits.push({ term: l.term, impact: l.dense[c.doc] });
+        continue;
+      }
+      p = seek(l.docs, p, l.end, c.doc);
+      if (p < l.end && l.docs[p] === c.doc) c.hits.push({ term: l.term, impact: l.impacts[p] });
+    }
   }
-  return hits;
+  return out;
 }
 
 /**
@@ -148,26 +207,35 @@ function hitsOf(lists: ScoredList[], doc: number): Candidate['hits'] {
  */
 function seedThreshold(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number): { threshold: number; best: number } {
   const n = lists.length;
-  const seeds = new Set<number>();
-  for (let i = 0; i < Math.min(n, SEED_LISTS) && seeds.size < SEEDS; i++) {
+  const seedSet = new Set<number>();
+  for (let i = 0; i < Math.min(n, SEED_LISTS); i++) {
     const l = lists[i];
-    const strong = Math.ceil((0.9 * l.bound) / l.weight);
-    for (let p = l.start; p < l.end && seeds.size < SEEDS; p++) {
-      const d = l.docs[p];
-      if (l.impacts[p] >= strong && ((allowed[d >>> 5] >>> (d & 31)) & 1) === 1) seeds.add(d);
+    const strong = Math.ceil((SEED_STRENGTH * l.bound) / l.weight);
+    const size = l.dense ? l.dense.length : l.end - l.start;
+    let taken = 0;
+    for (let j = 0; j < size && taken < SEEDS_PER_LIST; j++) {
+      const d = l.dense ? j : l.docs[l.start + j];
+      const impact = l.dense ? l.dense[j] : l.impacts[l.start + j];
+      if (impact >= strong && ((allowed[d >>> 5] >>> (d & 31)) & 1) === 1) {
+        seedSet.add(d);
+        taken++;
+      }
     }
   }
-  const scores: number[] = [];
-  for (const d of seeds) {
-    let s = 0;
-    for (let i = 0; i < Math.min(n, SEED_PROBE_LISTS); i++) {
-      const l = lists[i];
-      const at = seek(l.docs, l.start, l.end, d);
-      if (at < l.end && l.docs[at] === d) s += l.weight * l.impacts[at];
-    }
-    scores.push(s);
+  const seeds = Int32Array.from(seedSet).sort();
+  const scores = new Float64Array(seeds.length);
+  for (let i = 0; i < Math.min(n, SEED_PROBE_LISTS); i++) {
+    const l = lists[i];
+    let p = l.start;
+    seeds.forEach((d, j) => {
+      if (l.dense) scores[j] += d < l.dense.length ? l.weight * l.dense[d] : 0;
+      else {
+        p = seek(l.docs, p, l.end, d);
+        if (p < l.end && l.docs[p] === d) scores[j] += l.weight * l.impacts[p];
+      }
+    });
   }
-  scores.sort((a, b) => b - a);
+  scores.sort().reverse();
   const best = scores[0] ?? 0;
   return { threshold: Math.max(relative * best, scores.length >= k ? scores[k - 1] : 0), best };
 }

@@ -1,0 +1,80 @@
+/**
+ * Speed and relevance of the engine and its peers, side by side.
+ *   npx tsx --expose-gc bench/search/bench.ts [--scale] [--engines ours,minisearch,flexsearch,fts5]
+ * Each engine runs in its own process (node --expose-gc --max-old-space-size=6144) so that heap
+ * figures are its own: build time, heap after GC (heap + array buffers, documents included),
+ * index memory (growth from before the build; RSS growth for SQLite, whose memory is native),
+ * p50/p99/p99.9 latency over 10,000 queries (dev queries plus generated ones, cycled), and
+ * relevance on the dev queries (real corpus only). --scale adds the synthetic corpus of
+ * 100,000 permits and 1,000,000 risks.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const scale = args.includes('--scale');
+const engineArg = args[args.indexOf('--engines') + 1];
+const engines = args.includes('--engines') && engineArg ? engineArg.split(',') : ['ours', 'minisearch', 'flexsearch', 'fts5'];
+const worker = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
+const WORKER_TIMEOUT_MS = 30 * 60_000;
+
+interface Row {
+  engine?: string;
+  corpus?: string;
+  permits?: number;
+  risks?: number;
+  buildMs?: number;
+  heapAfterGcMb?: number;
+  indexMb?: number;
+  rssDeltaMb?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  p999Ms?: number;
+  relevance?: Record<string, number | null> | null;
+  error?: string;
+}
+
+function run(engine: string, corpus: string): Row {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=6144', '--import', 'tsx', worker, engine, corpus], {
+    encoding: 'utf8',
+    timeout: WORKER_TIMEOUT_MS,
+    maxBuffer: 1 << 26,
+  });
+  const last = (r.stdout ?? '').trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(last) as Row;
+  } catch {
+    return { engine, corpus, error: r.error ? String(r.error) : `exit ${r.status}: ${(r.stderr ?? '').slice(-400)}` };
+  }
+}
+
+const f = (x: number | undefined, d = 3) => (x == null ? '-' : x.toFixed(d));
+for (const corpus of scale ? ['real', 'scale'] : ['real']) {
+  console.log(`\n== corpus: ${corpus} ==`);
+  console.log('engine               | permits | risks   | build s | heap MB | index MB | p50 ms | p99 ms | p99.9 ms | MRR@10 | R@5   | nDCG@10 | neg no_match');
+  for (const engine of engines) {
+    const r = run(engine, corpus);
+    if (r.error) {
+      console.log(`${(r.engine ?? engine).padEnd(20)} | failed: ${r.error.split('\n')[0]}`);
+      continue;
+    }
+    const rel = r.relevance;
+    console.log(
+      [
+        r.engine!.padEnd(20),
+        String(r.permits).padStart(7),
+        String(r.risks).padStart(7),
+        f(r.buildMs! / 1000, 1).padStart(7),
+        String(r.heapAfterGcMb).padStart(7),
+        String(engine === 'fts5' ? r.rssDeltaMb : r.indexMb).padStart(8),
+        f(r.p50Ms).padStart(6),
+        f(r.p99Ms).padStart(6),
+        f(r.p999Ms).padStart(8),
+        (rel ? f(rel.mrr10 ?? undefined) : '-').padStart(6),
+        (rel ? f(rel.recall5 ?? undefined) : '-').padStart(5),
+        (rel ? f(rel.ndcg10 ?? undefined) : '-').padStart(7),
+        rel?.negativeNoMatch != null ? f(rel.negativeNoMatch, 2) : '-',
+      ].join(' | '),
+    );
+  }
+}
