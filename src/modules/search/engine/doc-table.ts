@@ -2,8 +2,6 @@ import { FIELD_COUNT } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
 import type { SearchDoc } from './types.js';
 
-const hasBit = (bits: Uint32Array, d: number): boolean => ((bits[d >>> 5] >>> (d & 31)) & 1) === 1;
-
 /**
  * Per-document state: the documents by internal id, which ids are alive, which are searchable
  * (alive and visible), one bitset of searchable documents per region, and field length sums
@@ -36,18 +34,18 @@ export class DocTable {
   add(doc: SearchDoc, lengths: Float64Array): number {
     const id = this.docs.length;
     this.docs.push(doc);
+    this.growBitsets(id);
     this.byPermit.set(doc.permitId, id);
     let r = this.regionIndex.get(doc.regionId);
     if (r === undefined) {
       r = this.regionBits.length;
       this.regionIndex.set(doc.regionId, r);
-      this.regionBits.push(new Uint32Array(0));
+      this.regionBits.push(new Uint32Array(this.searchable.length));
     }
     this.regionOf = ensureCapacity(this.regionOf, id + 1);
     this.regionOf[id] = r;
     if (doc.visible) {
-      this.setBit('searchable', id, true);
-      this.regionBits[r] = ensureCapacity(this.regionBits[r], (id >>> 5) + 1);
+      this.searchable[id >>> 5] |= 1 << (id & 31);
       this.regionBits[r][id >>> 5] |= 1 << (id & 31);
     }
     for (let f = 0; f < FIELD_COUNT; f++) this.lengthSum[f] += lengths[f];
@@ -60,9 +58,8 @@ export class DocTable {
     if (!doc) return;
     this.docs[id] = null;
     if (this.byPermit.get(doc.permitId) === id) this.byPermit.delete(doc.permitId);
-    this.setBit('searchable', id, false);
-    const bits = this.regionBits[this.regionOf[id]];
-    if (bits.length > id >>> 5) bits[id >>> 5] &= ~(1 << (id & 31));
+    this.searchable[id >>> 5] &= ~(1 << (id & 31));
+    this.regionBits[this.regionOf[id]][id >>> 5] &= ~(1 << (id & 31));
     for (let f = 0; f < FIELD_COUNT; f++) this.lengthSum[f] -= lengths[f];
     this.aliveCount--;
     this.deadCount++;
@@ -89,13 +86,15 @@ export class DocTable {
     return out;
   }
 
-  static allows(bits: Uint32Array, doc: number): boolean {
-    return (doc >>> 5) < bits.length && hasBit(bits, doc);
-  }
-
-  private setBit(which: 'searchable', id: number, on: boolean): void {
-    this[which] = ensureCapacity(this[which], (id >>> 5) + 1);
-    if (on) this[which][id >>> 5] |= 1 << (id & 31);
-    else this[which][id >>> 5] &= ~(1 << (id & 31));
+  /**
+   * All bitsets always span every document id: the scoring loops read them unchecked, and a
+   * read past the end of a typed array would throw them off their fast path.
+   */
+  private growBitsets(id: number): void {
+    const words = (id >>> 5) + 1;
+    if (words <= this.searchable.length) return;
+    this.searchable = ensureCapacity(this.searchable, words);
+    const size = this.searchable.length;
+    for (let r = 0; r < this.regionBits.length; r++) this.regionBits[r] = ensureCapacity(this.regionBits[r], size);
   }
 }
