@@ -12,7 +12,7 @@
  * the checkpoint work alone.
  */
 import { mkdtempSync, rmSync, statSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -173,7 +173,9 @@ async function startPostgres(dir: string): Promise<{ url: string; stop: () => Pr
 
 const dir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-'));
 try {
-  console.log(`data: ${PERMITS} permits, ${RISKS} risks`);
+  // Other work on the machine slows the multi-threaded copy more than the single-threaded floor.
+  const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+  console.log(`data: ${PERMITS} permits, ${RISKS} risks; ${cpus().length} CPUs, load average ${load()}; median of ${RUNS} runs`);
   const sqlitePath = join(dir, 'bench.db');
   const lite = await open(`sqlite:${sqlitePath}`, dir);
   await fillSqlite(lite.ctx);
@@ -205,6 +207,7 @@ try {
       await server.stop();
     }
   }
+  console.log(`load average at the end: ${load()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

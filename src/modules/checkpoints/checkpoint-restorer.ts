@@ -1,8 +1,8 @@
 import { notFound } from '../../http/errors.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import type { TableStat } from './checkpoint-writer.js';
-import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
 import { checkSqliteForeignKeys, dropPostgresForeignKeys, restorePostgresForeignKeys } from './deferred-foreign-keys.js';
+import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
 import { liveColumns } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
 import { RestoreCheckFailed, restoreTable, type Expected } from './table-restorer.js';

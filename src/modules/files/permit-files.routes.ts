@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
 import { sendAttachment } from './attachment.js';
-import { deleteFile, listFiles, permitOriginalFile, reimportFile } from './permit-files.service.js';
+import { archivedFile, deleteFile, listFiles, permitOriginalFile, reimportFile } from './permit-files.service.js';
 
 type FileParams = { Params: { file_id: string } };
 
@@ -36,6 +36,12 @@ export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext):
       return { success: true, message: '文件已删除' };
     },
   );
+
+  // Beyond the interface: the archive page downloads a workbook by its id.
+  app.get<FileParams>(`${apiRoot}/admin/permit-files/:file_id/download`, async (req, reply) => {
+    const file = await archivedFile(ctx.readDb, req.user!, readString(asInput(req.params), 'file_id'));
+    return sendAttachment(reply, file.filename, file.contentType, file.content);
+  });
 
   app.get(`${apiRoot}/admin/permit-file/download`, async (req, reply) => {
     const q = asInput(req.query);

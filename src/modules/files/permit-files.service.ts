@@ -61,6 +61,12 @@ export async function deleteFile(ctx: AppContext, user: CurrentUser, fileIdText:
   return file;
 }
 
+/** An archived workbook by its id (the archive's download), within the user's scope. */
+export async function archivedFile(db: Executor, user: CurrentUser, fileIdText: string | undefined) {
+  const file = await visibleFile(db, user, fileIdText);
+  return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: await fileContent(db, file.id) };
+}
+
 /** The original workbook of a permit named by region and permit token (id, code or name). */
 export async function permitOriginalFile(db: Executor, user: CurrentUser, regionToken: string | undefined, permitToken: string | undefined) {
   if (!regionToken || !permitToken) throw badRequest('region and permit are required');

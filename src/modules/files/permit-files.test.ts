@@ -96,6 +96,19 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     expect((await get('/admin/permit-file/download?region=1&permit=1')).statusCode).toBe(401);
   });
 
+  it('downloads an archived workbook by its id within the data scope', async () => {
+    const res = await get(`/admin/permit-files/${cityFile}/download`, admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(GUANGAN_CITY)}`);
+    expect(res.rawPayload.equals(workbookBytes(GUANGAN_CITY))).toBe(true);
+    for (const [id, cookie] of [[cityFile, qfClerk], ['9999', admin], ['abc', admin]]) {
+      const other = await get(`/admin/permit-files/${id}/download`, cookie);
+      expect(other.statusCode).toBe(404);
+      expect(json(other)).toEqual({ success: false, message: '文件不存在' });
+    }
+    expect((await get(`/admin/permit-files/${cityFile}/download`)).statusCode).toBe(401);
+  });
+
   it('deletes an archived file: the permits keep their data and lose the link', async () => {
     expect((await send('DELETE', `/admin/permit-files/${cityFile}`, qfClerk)).statusCode).toBe(404);
     const res = await send('DELETE', `/admin/permit-files/${cityFile}`, admin);
