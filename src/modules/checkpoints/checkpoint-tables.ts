@@ -45,6 +45,8 @@ export const EXCLUDED_TABLES: readonly string[] = [
   'checkpoints',
   'checkpoint_chunks',
   'operation_logs',
+  // The instances' change feed: a restore announces itself there instead of rolling it back.
+  'data_changes',
 ];
 
 export const isBookkeepingTable = (name: string) => name.startsWith('kysely_migration');

@@ -1,4 +1,5 @@
 import type { AppContext, DataChange } from '../../context.js';
+import type { DB } from '../../db/database.js';
 import { SearchIndex } from './engine/index.js';
 import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
 
@@ -10,6 +11,8 @@ export class SearchIndexHolder {
   private index: SearchIndex = SearchIndex.build([]);
   private builtAt = 0;
   private rebuilding: Promise<void> | null = null;
+  /** A rebuild was asked for after the running one had read its data: run another. */
+  private dirty = false;
   /** Changes arriving during a rebuild are replayed on the new index before it is swapped in. */
   private pendingDuringRebuild: number[] = [];
 
@@ -23,21 +26,27 @@ export class SearchIndexHolder {
     return this.ctx.now() - this.builtAt;
   }
 
-  async rebuild(): Promise<void> {
-    if (this.rebuilding) return this.rebuilding;
-    this.rebuilding = (async () => {
-      this.pendingDuringRebuild = [];
-      const fresh = SearchIndex.build(await loadAllSearchDocs(this.ctx.readDb));
-      while (this.pendingDuringRebuild.length > 0) {
-        const ids = this.pendingDuringRebuild.splice(0);
-        await this.applyTo(fresh, ids);
-      }
-      this.index = fresh;
-      this.builtAt = this.ctx.now();
-    })().finally(() => {
+  /**
+   * Rebuilds from `source`: the read replica at start-up, the primary after a change (a replica
+   * may not have the change yet).
+   */
+  rebuild(source: DB = this.ctx.db): Promise<void> {
+    this.dirty = true;
+    this.rebuilding ??= this.runRebuilds(source).finally(() => {
       this.rebuilding = null;
     });
     return this.rebuilding;
+  }
+
+  private async runRebuilds(source: DB): Promise<void> {
+    while (this.dirty) {
+      this.dirty = false;
+      this.pendingDuringRebuild = [];
+      const fresh = SearchIndex.build(await loadAllSearchDocs(source));
+      while (this.pendingDuringRebuild.length > 0) await this.applyTo(fresh, this.pendingDuringRebuild.splice(0));
+      this.index = fresh;
+      this.builtAt = this.ctx.now();
+    }
   }
 
   async apply(change: DataChange): Promise<void> {

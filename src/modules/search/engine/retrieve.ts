@@ -71,12 +71,13 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, k: numbe
       }
     }
     if (count >= k) threshold = Math.max(threshold, kthLargest(acc, touched, count, k, scratch));
-    let cands = survivors(touched, count, acc, threshold - rest[i]);
-    for (; i < n && cands.length > 0; i++) {
-      probe(lists[i], cands, acc);
-      if (i + 1 < n) cands = cands.filter((d) => acc[d] + rest[i + 1] >= threshold);
+    const cands = survivors(touched, count, acc, threshold - rest[i]);
+    let live = cands.length;
+    for (; i < n && live > 0; i++) {
+      probe(lists[i], cands, live, acc);
+      live = keepAbove(cands, live, acc, threshold - rest[i + 1]);
     }
-    let kept = cands.filter((d) => acc[d] >= threshold && acc[d] > 0);
+    let kept = cands.subarray(0, keepAbove(cands, live, acc, Math.max(threshold, Number.MIN_VALUE)));
     if (kept.length > k) {
       const kth = kthLargest(acc, kept, kept.length, k, scratch);
       kept = kept.filter((d) => acc[d] >= kth);
@@ -130,18 +131,30 @@ function accumulateDense(l: ScoredList, allowed: Uint32Array, acc: Float64Array,
   return count;
 }
 
-/** Adds the list's postings of the (ascending) candidates: galloping through sparse lists. */
-function probe(l: ScoredList, cands: Int32Array, acc: Float64Array): void {
+/** Adds the list's postings of the first `live` (ascending) candidates: galloping through sparse lists. */
+function probe(l: ScoredList, cands: Int32Array, live: number, acc: Float64Array): void {
   const { docs, impacts, weight, end, dense } = l;
   if (dense) {
-    for (const d of cands) if (d < dense.length) acc[d] += weight * dense[d];
+    const size = dense.length;
+    for (let j = 0; j < live; j++) {
+      const d = cands[j];
+      if (d < size) acc[d] += weight * dense[d];
+    }
     return;
   }
   let p = l.start;
-  for (const d of cands) {
+  for (let j = 0; j < live; j++) {
+    const d = cands[j];
     p = seek(docs, p, end, d);
     if (p < end && docs[p] === d) acc[d] += weight * impacts[p];
   }
+}
+
+/** Compacts the first `live` candidates to those scoring at least `min`, in order; returns their count. */
+function keepAbove(cands: Int32Array, live: number, acc: Float64Array, min: number): number {
+  let m = 0;
+  for (let j = 0; j < live; j++) if (acc[cands[j]] >= min) cands[m++] = cands[j];
+  return m;
 }
 
 /** Touched documents whose score is at least `min`, ascending by id (for merge-probing). */

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { testDialects } from '../../../test/helpers/databases.js';
+import { seedCatalog, type SeedResult } from '../../../test/helpers/seed-catalog.js';
+import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+
+const THEMED = '511603:511A33038003'; // 举办高危险性体育赛事活动许可（县级）, theme 举办大型活动
+
+async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promise<{ value: T; elapsed: number }> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return { value, elapsed: Date.now() - started };
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe.each(testDialects())('search freshness across instances on %s', (dialect) => {
+  let t: TestApp;
+  let other: FastifyInstance;
+  let seed: SeedResult;
+  let admin = '';
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    seed = await seedCatalog(t.dbh.db);
+    await t.app.searchIndex.rebuild();
+    other = (await t.reopen()).app; // a second instance on the same database, built after the seed
+    admin = await t.login();
+  });
+  afterAll(async () => t?.close());
+
+  const ids = async (app: FastifyInstance, query: string) =>
+    (await app.inject({ method: 'POST', url: `${API}/v2`, payload: { query, region: '511603' } }))
+      .json()
+      .data.risk_subject.map((s: { permit: { id: string } }) => s.permit.id) as string[];
+
+  it('sees a permit deleted on another instance within a second', async () => {
+    const id = String(seed.permits.get(THEMED));
+    const query = '举办高危险性体育赛事活动许可';
+    expect(await ids(other, query)).toContain(id);
+    const del = await t.app.inject({
+      method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin },
+    });
+    expect(del.statusCode).toBe(200);
+    const { elapsed } = await within(1000, async () => ((await ids(other, query)).includes(id) ? undefined : true));
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('sees a theme renamed on another instance within a second (full rebuild)', async () => {
+    const themeId = seed.themesByName.get('开办网吧')!;
+    const res = await t.app.inject({
+      method: 'PATCH', url: `${API}/admin/themes/catalog/${themeId}`, payload: { name: '开办网吧（互联网上网服务）' }, headers: { cookie: admin },
+    });
+    expect(res.statusCode).toBe(200);
+    await within(1000, async () => {
+      const body = (await other.inject({ method: 'POST', url: `${API}/v2`, payload: { query: '网吧' } })).json();
+      const names = body.data.risk_subject.flatMap((s: { themes: { name: string }[] }) => s.themes.map((x) => x.name));
+      return names.includes('开办网吧（互联网上网服务）') ? true : undefined;
+    });
+  });
+});
