@@ -5,10 +5,8 @@ const docs = scaleCorpus(corpusDocs(loadCorpus()), 100000);
 const idx = SearchIndex.build(docs);
 for (const q of process.argv.slice(2)) {
   for (let i = 0; i < 10; i++) idx.search(q);
-  (globalThis as any).R = undefined;
   const t = performance.now();
-  for (let i = 0; i < 10; i++) idx.search(q);
-  const R = (globalThis as any).R;
-  console.log(q, ((performance.now() - t) / 10).toFixed(2), 'ms; seed,scan,surv,probe,hits', R.slice(0, 5).map((x: number) => (x / 10).toFixed(2)).join(' '), 'cands', R[6] / 10, 'touched', R[7] / 10);
-  console.log('  ', JSON.stringify((globalThis as any).INFO));
+  for (let i = 0; i < 20; i++) idx.search(q);
+  const d = idx.search(q, { debug: true }).debug!;
+  console.log(q, ((performance.now() - t) / 20).toFixed(2), 'ms', JSON.stringify(d.timingsUs));
 }
