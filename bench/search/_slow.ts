@@ -18,4 +18,4 @@ for (const q of qs) {
 rows.sort((a, b) => a[0] - b[0]);
 const p = (x: number) => rows[Math.floor(x * (rows.length - 1))][0].toFixed(3);
 console.log('p50', p(0.5), 'p90', p(0.9), 'p99', p(0.99));
-for (const r of rows.slice(-25)) console.log(r[0].toFixed(2), r[1], r[2]);
+for (const r of [...rows.slice(Math.floor(rows.length*0.45), Math.floor(rows.length*0.45)+12), ...rows.slice(-8)]) console.log(r[0].toFixed(2), r[1], r[2]);

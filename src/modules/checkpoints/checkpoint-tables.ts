@@ -50,7 +50,3 @@ export const EXCLUDED_TABLES: readonly string[] = [
 ];
 
 export const isBookkeepingTable = (name: string) => name.startsWith('kysely_migration');
-
-export function coveredTable(name: string): CoveredTable | undefined {
-  return COVERED_TABLES.find((t) => t.name === name);
-}

@@ -10,7 +10,7 @@ import { withRawConnection, type RawConnection } from './raw-connection.js';
 export const BATCH_SIZE = { def: 1000, min: 100, max: 10_000, outOfRange: 'default' } as const;
 
 /** A checkpoint as the API shows it (ids as strings, as every id of the interface). */
-export function presentCheckpoint(row: CheckpointRow) {
+function presentCheckpoint(row: CheckpointRow) {
   let stats: TableStat[] = [];
   try {
     stats = JSON.parse(row.table_stats) as TableStat[];
@@ -34,7 +34,7 @@ export function presentCheckpoint(row: CheckpointRow) {
 export type CheckpointView = ReturnType<typeof presentCheckpoint>;
 
 /** Path ids: anything that is not a positive integer names no checkpoint (404, never a 500). */
-export function parseCheckpointId(raw: string): number {
+function parseCheckpointId(raw: string): number {
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Checkpoint not found');
   return id;

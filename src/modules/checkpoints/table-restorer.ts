@@ -18,6 +18,8 @@ export class RestoreCheckFailed extends Error {
  * far below SQLite's 1 GB string limit and PostgreSQL's 255 MB jsonb limit.
  */
 const MAX_BATCH_BYTES = 32 * 1024 * 1024;
+/** Chunks read and decompressing ahead of the one being inserted. */
+const PREFETCH = 2;
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 const SEPARATOR = Buffer.from(ROW_SEPARATOR);
@@ -99,7 +101,7 @@ export interface Expected {
 }
 
 /**
- * Inserts one table's rows from its chunks (the table is empty). The next chunk is read and
+ * Inserts one table's rows from its chunks (the table is empty). The next chunks are read and
  * decompressed while the current one is inserted. Throws RestoreCheckFailed when a chunk cannot
  * be read or the counts do not match the checkpoint's statistics.
  */
@@ -126,16 +128,16 @@ export async function restoreTable(
     opened.catch(() => {}); // awaited in order below
     return opened;
   };
-  let next = chunks.length > 0 ? load(0) : null;
+  const ahead = chunks.slice(0, PREFETCH).map((_, i) => load(i));
   for (let i = 0; i < chunks.length; i++) {
     try {
-      const chunk = await next!;
-      next = i + 1 < chunks.length ? load(i + 1) : null;
+      const chunk = await ahead.shift()!;
+      if (i + PREFETCH < chunks.length) ahead.push(load(i + PREFETCH));
       if (chunk.rowCount !== Number(chunks[i][1])) fail(`chunk ${i} holds ${chunk.rowCount} rows, ${chunks[i][1]} recorded`);
       await loader.add(chunk);
       if (i === chunks.length - 1) await loader.flush();
     } catch (err) {
-      await next?.catch(() => {}); // nothing may touch the connection after the rollback
+      await Promise.allSettled(ahead); // nothing may touch the connection after the rollback
       if (err instanceof CorruptChunkError) fail(`chunk ${i} cannot be read (${err.message})`);
       throw err;
     }

@@ -36,7 +36,11 @@ export async function findRegionByToken(db: Executor, token: string): Promise<Re
 
 /** Regions matched by any of several tokens (unknown tokens match nothing). */
 export async function findRegionsByTokens(db: Executor, tokens: string[]): Promise<RegionRow[]> {
-  const all = await listRegionRows(db);
+  return matchRegionTokens(await listRegionRows(db), tokens);
+}
+
+/** The matching rule of findRegionsByTokens over an already loaded region list. */
+export function matchRegionTokens(all: RegionRow[], tokens: string[]): RegionRow[] {
   const out = new Map<number, RegionRow>();
   for (const token of tokens) {
     const t = token.trim();

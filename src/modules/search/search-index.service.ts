@@ -1,5 +1,6 @@
 import type { AppContext, DataChange } from '../../context.js';
 import type { DB } from '../../db/database.js';
+import { listRegionRows, type RegionRow } from '../regions/regions.repository.js';
 import { SearchIndex } from './engine/index.js';
 import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
 
@@ -10,6 +11,9 @@ import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
 export class SearchIndexHolder {
   private index: SearchIndex = SearchIndex.build([]);
   private builtAt = 0;
+  private regionRows: RegionRow[] = [];
+  /** Bumped by every change of the live index: cached answers of older versions are stale. */
+  private indexVersion = 0;
   private rebuilding: Promise<void> | null = null;
   /** A rebuild was asked for after the running one had read its data: run another. */
   private dirty = false;
@@ -20,6 +24,15 @@ export class SearchIndexHolder {
 
   get current(): SearchIndex {
     return this.index;
+  }
+
+  get version(): number {
+    return this.indexVersion;
+  }
+
+  /** The regions, kept with the index so a search resolves its region filter without a query. */
+  get regions(): RegionRow[] {
+    return this.regionRows;
   }
 
   get ageMs(): number {
@@ -42,10 +55,13 @@ export class SearchIndexHolder {
     while (this.dirty) {
       this.dirty = false;
       this.pendingDuringRebuild = [];
+      const regions = await listRegionRows(source);
       const fresh = SearchIndex.build(await loadAllSearchDocs(source));
       while (this.pendingDuringRebuild.length > 0) await this.applyTo(fresh, this.pendingDuringRebuild.splice(0));
       this.index = fresh;
+      this.regionRows = regions;
       this.builtAt = this.ctx.now();
+      this.indexVersion++;
     }
   }
 
@@ -60,9 +76,14 @@ export class SearchIndexHolder {
     if (permitIds.length === 0) return;
     // Reads from the primary: the change was just committed there.
     const docs = await loadSearchDocs(this.ctx.db, permitIds);
+    // An import may have created a region: know it before its permits become searchable.
+    const known = new Set(this.regionRows.map((r) => String(r.id)));
+    const regions = docs.some((d) => !known.has(d.regionId)) ? await listRegionRows(this.ctx.db) : null;
     const present = new Set(docs.map((d) => d.permitId));
     // All updates happen synchronously after the read: no request interleaves a half-applied change.
     for (const id of permitIds) if (!present.has(String(id))) index.remove(String(id));
     for (const doc of docs) index.upsert(doc);
+    if (regions) this.regionRows = regions;
+    this.indexVersion++;
   }
 }

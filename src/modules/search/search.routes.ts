@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
@@ -7,6 +7,7 @@ import { loadPermitPayloads } from '../permits/permit-payload.js';
 import { findRegionByToken, listRegionRows, presentRegion } from '../regions/regions.repository.js';
 import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds, type Visibility } from './public-lookup.repository.js';
 import type { SearchIndexHolder } from './search-index.service.js';
+import { SearchCache } from './search-cache.js';
 import { searchRiskSubjects } from './search.service.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
@@ -26,10 +27,13 @@ function searchInput(req: FastifyRequest): { input: Record<string, unknown>; pos
   return { input: asInput(post ? req.body : req.query), post };
 }
 
-/** The fixed `data` of a /v2 answer: every field always present, most always empty. */
-function v2Data(items: unknown[], debug: Record<string, unknown>, executionTime: number) {
-  return {
-    llmRespond: items.length > 0 ? '' : NO_MATCH_TEXT,
+/**
+ * The /v2 answer, written as JSON text around the already serialized `risk_subject`: every field
+ * of `data` always present, most always empty (interface 4.1).
+ */
+function v2Body(itemsJson: string, count: number, debug: Record<string, unknown>, executionTime: number): string {
+  const data = {
+    llmRespond: count > 0 ? '' : NO_MATCH_TEXT,
     request: '',
     questionExtend: [],
     conversationId: '',
@@ -42,17 +46,18 @@ function v2Data(items: unknown[], debug: Record<string, unknown>, executionTime:
     executionSteps: [],
     totalKnowledgeSources: 0,
     executionTime,
-    workflowStatus: items.length > 0 ? 'ok' : 'no_match',
-    risk_subject: items,
-    debug,
+    workflowStatus: count > 0 ? 'ok' : 'no_match',
   };
+  const head = JSON.stringify({ success: true, message: 'OK', data });
+  return `${head.slice(0, -2)},"risk_subject":${itemsJson},"debug":${JSON.stringify(debug)}}}`;
 }
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
   const { apiRoot } = ctx.config;
   const searchLimit = ctx.config.searchRateLimit > 0 ? { max: ctx.config.searchRateLimit, timeWindow: 60_000 } : (false as const);
 
-  const search = async (req: FastifyRequest) => {
+  const cache = new SearchCache();
+  const search = async (req: FastifyRequest, reply: FastifyReply) => {
     const started = performance.now();
     const { input, post } = searchInput(req);
     const raw = input.query ?? input.q ?? input.text;
@@ -61,12 +66,13 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     if (query === '') throw new AppError(400, 'query is required', {}, { error: 'query is required' });
     if (query.length > 500) throw badRequest('查询内容过长（最多 500 个字符）');
     // `top` and `mode` are accepted and do not change the output (interface 4.1).
-    const outcome = await searchRiskSubjects(ctx, holder, {
+    const outcome = searchRiskSubjects(ctx, holder, cache, {
       query,
       regions: readList(input, 'region', 'region_id'),
       debug: debugFlag(input.debug, post),
     });
-    return { success: true, message: 'OK', data: v2Data(outcome.items, outcome.debug, Math.round(performance.now() - started)) };
+    const body = v2Body(outcome.itemsJson, outcome.count, outcome.debug, Math.round(performance.now() - started));
+    return reply.type('application/json; charset=utf-8').send(body);
   };
   const v2Config = { guard: 'public' as const, rateLimit: searchLimit, failureExtra: { data: {} } };
   app.get(`${apiRoot}/v2`, { config: v2Config }, search);

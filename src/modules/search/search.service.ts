@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
-import { findRegionsByTokens } from '../regions/regions.repository.js';
+import { matchRegionTokens } from '../regions/regions.repository.js';
+import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
-import { presentRiskSubject, type RiskSubject } from './risk-subject.js';
+import { presentRiskSubject } from './risk-subject.js';
 
 export interface SearchRequest {
   query: string;
@@ -10,7 +11,9 @@ export interface SearchRequest {
 }
 
 export interface SearchOutcome {
-  items: RiskSubject[];
+  /** The `risk_subject` array, already serialized (the hot path sends it as is). */
+  itemsJson: string;
+  count: number;
   debug: Record<string, unknown>;
 }
 
@@ -19,25 +22,30 @@ export const MAX_RESULTS = 20;
 
 /**
  * Runs one search. Region tokens (id, code or name) narrow the search inside the index; tokens
- * that match no region mean "nothing can match" (no_match), not an error.
+ * that match no region mean "nothing can match" (no_match), not an error. Answers without debug
+ * are cached until the index changes.
  */
-export async function searchRiskSubjects(ctx: AppContext, holder: SearchIndexHolder, req: SearchRequest): Promise<SearchOutcome> {
-  let regionIds: string[] | null = null;
-  if (req.regions.length > 0) {
-    const found = await findRegionsByTokens(ctx.readDb, req.regions);
-    regionIds = found.map((r) => String(r.id));
+export function searchRiskSubjects(_ctx: AppContext, holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
+  const regionIds = req.regions.length > 0 ? matchRegionTokens(holder.regions, req.regions).map((r) => String(r.id)) : null;
+  const key = SearchCache.key(req.query, regionIds);
+  if (!req.debug) {
+    const hit = cache.get(key, holder.version);
+    if (hit) return { itemsJson: hit.json, count: hit.count, debug: {} };
   }
   const index = holder.current;
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
-  const items = result.hits.slice(0, MAX_RESULTS).map(presentRiskSubject);
-  if (!req.debug || !result.debug) return { items, debug: {} };
+  const hits = result.hits.slice(0, MAX_RESULTS);
+  const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
+  cache.set(key, holder.version, itemsJson, hits.length);
+  if (!req.debug || !result.debug) return { itemsJson, count: hits.length, debug: {} };
   return {
-    items,
+    itemsJson,
+    count: hits.length,
     debug: {
       normalized_query: result.debug.normalizedQuery,
       terms: result.debug.terms,
       region_filter: regionIds,
-      results: result.hits.map((h) => ({
+      results: hits.map((h) => ({
         permit_id: h.doc.permitId,
         permit_name: h.doc.name,
         region: h.doc.regionName,
@@ -46,7 +54,7 @@ export async function searchRiskSubjects(ctx: AppContext, holder: SearchIndexHol
         matched: h.matched,
       })),
       timings_us: result.debug.timingsUs,
-      index: { documents: index.size, age_ms: holder.ageMs },
+      index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
     },
   };
 }

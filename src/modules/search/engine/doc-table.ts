@@ -2,6 +2,12 @@ import { FIELD_COUNT } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
 import type { SearchDoc } from './types.js';
 
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /**
  * Per-document state: the documents by internal id, which ids are alive, which are searchable
  * (alive and visible), one bitset of searchable documents per region, and field length sums
@@ -70,20 +76,19 @@ export class DocTable {
   }
 
   /**
-   * The bitset of documents a search may return: every searchable one, or those of the given
-   * regions (null when no region is known, i.e. nothing can match). The result is read-only.
+   * The bitset of documents a search may return, with their count: every searchable one, or
+   * those of the given regions (null when no region is known, i.e. nothing can match). The
+   * bitset is read-only. (The count is an upper bound when no filter is given.)
    */
-  allowedBits(regionIds: string[] | null | undefined): Uint32Array | null {
-    if (regionIds == null) return this.searchable;
+  allowedBits(regionIds: string[] | null | undefined): { bits: Uint32Array; count: number } | null {
+    if (regionIds == null) return { bits: this.searchable, count: this.aliveCount };
     const picked = [...new Set(regionIds)].map((id) => this.regionIndex.get(id)).filter((r) => r !== undefined);
     if (picked.length === 0) return null;
-    if (picked.length === 1) return this.regionBits[picked[0]];
-    const out = new Uint32Array(this.searchable.length);
-    for (const r of picked) {
-      const bits = this.regionBits[r];
-      for (let i = 0; i < bits.length; i++) out[i] |= bits[i];
-    }
-    return out;
+    const bits = picked.length === 1 ? this.regionBits[picked[0]] : new Uint32Array(this.searchable.length);
+    if (picked.length > 1) for (const r of picked) bits.forEach((_, i) => (bits[i] |= this.regionBits[r][i]));
+    let count = 0;
+    for (let i = 0; i < bits.length; i++) count += popcount(bits[i]);
+    return { bits, count };
   }
 
   /**

@@ -1,57 +1,87 @@
-import { normalizeText, toSimplified } from './normalize.js';
 import { soundWindows } from './name-forms.js';
+import type { QueryPlan } from './query-terms.js';
 import type { SearchDoc } from './types.js';
 
 const MAX_MATCHED = 16;
-const CACHE_LIMIT = 4096;
 
-interface DocText {
-  /** All searchable texts of the document joined by newlines, and a lower-cased simplified twin of the same length. */
-  original: string;
-  normalized: string;
+/**
+ * What a client highlights in a hit: the query's matched terms as they appear in the
+ * document's own text. Adjacent matched bigrams of a query run are merged into the longest
+ * stretch the document holds as a whole ("食品经营许可" rather than its bigrams); other matched
+ * keys (words, synonyms, corrections, pinyin stand-ins) come as they are; pinyin and initials
+ * matches give the name characters they were read from. Longest first.
+ */
+export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set<string>, soundKeys: Set<string>): string[] {
+  const texts = docTexts(doc);
+  const found = new Set<string>();
+  const covered = new Set<string>();
+  for (const run of plan.runs) {
+    for (let i = 0; i + 1 < run.length; ) {
+      if (!textKeys.has(run.slice(i, i + 2))) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j + 1 < run.length && textKeys.has(run.slice(j, j + 2))) j++;
+      addStretch(run.slice(i, j + 1), texts, found, covered);
+      i = j;
+    }
+  }
+  for (const key of textKeys) {
+    if (covered.has(key) || [...found].some((f) => f.includes(key))) continue;
+    const original = locate(key, texts);
+    if (original && (key.length > 1 || plan.runs.some((r) => r.includes(key)))) found.add(original);
+  }
+  if (soundKeys.size > 0) {
+    for (const w of soundWindows(doc.name)) if (w.keys.some((k) => soundKeys.has(k))) found.add(doc.name.slice(w.start, w.end));
+  }
+  return mergeOverlaps([...found]).slice(0, MAX_MATCHED);
 }
 
-/** Joined texts of recently highlighted documents (hits repeat across queries). */
-const cache = new Map<SearchDoc, DocText>();
-
-function docText(doc: SearchDoc): DocText {
-  let t = cache.get(doc);
-  if (!t) {
-    const parts = [doc.name, ...doc.themes.map((x) => x.name), ...doc.approvalDepartments];
-    for (const r of doc.risks) parts.push(r.title, r.description ?? '', r.legalBasis ?? '', r.consequence ?? '', r.prevention ?? '');
-    const original = parts.join('\n');
-    // Keys are simplified and lower-case; a native lower-casing keeps this cheap for long texts.
-    const lower = toSimplified(original).toLowerCase();
-    t = { original, normalized: lower.length === original.length ? lower : normalizeText(original) };
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(doc, t);
+/** The stretch if the document holds it whole, else its longest held prefix and the rest in turn. */
+function addStretch(stretch: string, texts: string[], found: Set<string>, covered: Set<string>): void {
+  let from = 0;
+  while (from + 1 < stretch.length) {
+    let to = stretch.length;
+    let original: string | null = null;
+    for (; to >= from + 2; to--) if ((original = locate(stretch.slice(from, to), texts))) break;
+    if (!original) {
+      from++;
+      continue;
+    }
+    found.add(original);
+    for (let i = from; i + 1 < to; i++) covered.add(stretch.slice(i, i + 2));
+    from = to - 1;
   }
-  return t;
+}
+
+/** The document's texts, name first. */
+function docTexts(doc: SearchDoc): string[] {
+  const out = [doc.name, ...doc.themes.map((t) => t.name), ...doc.approvalDepartments];
+  for (const r of doc.risks) {
+    out.push(r.title);
+    for (const t of [r.description, r.legalBasis, r.consequence, r.prevention]) if (t) out.push(t);
+  }
+  return out;
 }
 
 /**
- * The substrings of a document's own text that the query's matched terms cover, merged into
- * maximal runs: what a client highlights. Pinyin and initials matches mark the name characters
- * they were read from (the name comes first in the joined text). Longest first.
+ * Where the document writes a normalised key: its own spelling of it (latin letters in their
+ * case), or null when no text holds it as such (a bigram bridging a dropped qualifier, or text
+ * written in traditional characters, is not highlighted).
  */
-export function matchedSubstrings(doc: SearchDoc, textKeys: Set<string>, soundKeys: Set<string>): string[] {
-  const { original, normalized } = docText(doc);
-  const marks = new Uint8Array(normalized.length);
-  for (const key of textKeys) {
-    for (let at = normalized.indexOf(key); at >= 0; at = normalized.indexOf(key, at + 1)) marks.fill(1, at, at + key.length);
+function locate(key: string, texts: string[]): string | null {
+  for (const t of texts) if (t.includes(key)) return key;
+  if (!/[a-z]/.test(key)) return null;
+  for (const t of texts) {
+    const at = t.toLowerCase().indexOf(key);
+    if (at >= 0) return t.slice(at, at + key.length);
   }
-  if (soundKeys.size > 0) {
-    for (const w of soundWindows(doc.name)) if (w.keys.some((k) => soundKeys.has(k))) marks.fill(1, w.start, w.end);
-  }
-  const found = new Set<string>();
-  for (let s = 0; s < marks.length; s++) {
-    if (!marks[s]) continue;
-    let e = s;
-    while (e < marks.length && marks[e]) e++;
-    const piece = normalized.slice(s, e).trim();
-    if (piece.length >= 2 || textKeys.has(piece)) found.add(original.slice(s, e).trim());
-    s = e;
-  }
-  return [...found].sort((a, b) => b.length - a.length).slice(0, MAX_MATCHED);
+  return null;
 }
 
+/** Drops pieces contained in longer ones; longest first. */
+function mergeOverlaps(pieces: string[]): string[] {
+  const sorted = pieces.sort((a, b) => b.length - a.length);
+  return sorted.filter((p, i) => !sorted.slice(0, i).some((q) => q.includes(p)));
+}

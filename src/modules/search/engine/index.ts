@@ -125,7 +125,7 @@ export class SearchIndex {
       for (const s of this.postings.slices(rt.id)) lists.push({ ...s, weight: rt.scoreWeight, bound, term });
     });
     const allowed = this.table.allowedBits(opts.regionIds);
-    const cands = allowed && lists.length > 0 ? retrieveTopK(lists, allowed, P.rerankPool, P.relativeCutoff / (1 + P.phraseBonus), this.scratch, this.table.capacity) : [];
+    const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, P.relativeCutoff / (1 + P.phraseBonus), this.scratch, this.table.capacity) : [];
     const tRetrieved = performance.now();
     const docOf = (d: number) => this.table.docs[d]!;
     const ranked = rankCandidates(cands, { plan, terms, docOf }, limit);
@@ -133,18 +133,19 @@ export class SearchIndex {
       const doc = docOf(r.doc);
       const textKeys = new Set(r.matched.filter((m) => isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
       const soundKeys = new Set(r.matched.filter((m) => !isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
-      const hit: SearchHit = { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, textKeys, soundKeys) };
-      if (opts.debug) hit.breakdown = fieldBreakdown(doc, r, this.analyzer, (f) => this.table.averageLength(f));
-      return hit;
+      return { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, plan, textKeys, soundKeys) };
     });
     if (!opts.debug) return { hits };
+    // Timings stop here: the breakdown below is debug-only work, not part of a search.
     const rank = micros(tRetrieved);
+    const total = micros(t0);
+    hits.forEach((hit, i) => (hit.breakdown = fieldBreakdown(hit.doc, ranked[i], this.analyzer, (f) => this.table.averageLength(f))));
     return {
       hits,
       debug: {
         normalizedQuery: plan.normalized,
         terms: plan.terms.map((t) => ({ term: t.display, origin: t.origin, weight: Math.round(t.weight * 1000) / 1000 })),
-        timingsUs: { analyze: Math.round((tAnalyzed - t0) * 1000), retrieve: Math.round((tRetrieved - tAnalyzed) * 1000), rank, total: micros(t0) },
+        timingsUs: { analyze: Math.round((tAnalyzed - t0) * 1000), retrieve: Math.round((tRetrieved - tAnalyzed) * 1000), rank, total },
       },
     };
   }

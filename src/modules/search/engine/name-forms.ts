@@ -48,14 +48,15 @@ export function nameForms(name: string): NameForms {
   return f;
 }
 
-/** Windows of 2 and 3 characters of the name with the keys they are indexed under (highlighting). */
+/** Windows of 2 and 3 characters of the name with their pinyin and initials keys as read in context (highlighting). */
 export function soundWindows(name: string): SoundWindow[] {
   let w = windowCache.get(name);
   if (!w) {
     w = [];
     for (const run of runsOf(normalizeText(name))) {
       if (!run.cjk) continue;
-      const readings = runReadings(run.text);
+      // The reading in context only: highlighting 健食 for "jy" (食 can be read yi) would mislead.
+      const readings = runReadings(run.text).map((r) => r.slice(0, 1));
       for (let i = 0; i + 1 < run.text.length; i++) {
         for (let len = 2; len <= 3 && i + len <= run.text.length; len++) {
           const keys = readingKeys(readings, i, i + len, true, '').map(initialsKey);

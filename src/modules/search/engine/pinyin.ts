@@ -24,7 +24,8 @@ const MAX_READINGS = 3;
 
 /**
  * Splits a run of letters into pinyin syllables, fewest syllables first and, among those, fewest
- * syllables starting with a vowel ("fangan" → fang an). Null when the run is not pinyin.
+ * syllables starting with a vowel, which written pinyin would mark with an apostrophe
+ * ("fangan" → fan gan, "xian" → xian). Null when the run is not pinyin.
  */
 export function syllabify(letters: string): string[] | null {
   const n = letters.length;

@@ -41,7 +41,7 @@ const LIGHT_TAGS = new Set(['r', 's', 'f', 't', 'm', 'q', 'd', 'p', 'c', 'u', 'y
 function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeight: Float32Array): void {
   const { text, start } = run;
   const lex = getLexicon();
-  const tagged = tagWords(text);
+  const tagged = splitIntentAffixes(tagWords(text));
   const words = tagged.map((t) => t.word);
   const cw = new Float32Array(text.length).fill(1);
   const wordAt = new Set<string>();
@@ -82,6 +82,32 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeig
     if (w.length >= 3) out.add(w, w, 'word', W.word * weight, start + at, start + at + w.length);
     addSynonyms(w, weight, start + at, start + at + w.length, out);
   }
+}
+
+/**
+ * The segmenter glues intent words to short content words (想开 = 想 + 开, 开个 = 开 + 个);
+ * such tokens are split back when the rest is a word of the domain vocabulary, so the intent
+ * part is weighed down and the rest finds its synonyms.
+ */
+function splitIntentAffixes(tagged: { word: string; tag: string }[]): { word: string; tag: string }[] {
+  const lex = getLexicon();
+  const out: { word: string; tag: string }[] = [];
+  for (const t of tagged) {
+    const w = t.word;
+    let split = false;
+    if (w.length >= 2 && !lex.intent.has(w) && !lex.groupsOf.has(w)) {
+      for (let cut = 1; cut < w.length && !split; cut++) {
+        const head = w.slice(0, cut);
+        const tail = w.slice(cut);
+        if (lex.intent.has(head) && lex.groupsOf.has(tail)) out.push({ word: head, tag: 'x' }, { word: tail, tag: t.tag });
+        else if (lex.intent.has(tail) && lex.groupsOf.has(head)) out.push({ word: head, tag: t.tag }, { word: tail, tag: 'x' });
+        else continue;
+        split = true;
+      }
+    }
+    if (!split) out.push(t);
+  }
+  return out;
 }
 
 /**

@@ -41,6 +41,8 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
   const ranked: Ranked[] = [];
   const covered = new Uint8Array(plan.posWeight.length);
   const floor = (P.relativeCutoff / (1 + P.phraseBonus)) * (cands[0]?.score ?? 0);
+  // Candidates often share a name (the same permit in several regions): one computation per name.
+  const shareByName = new Map<string, number>();
   for (const c of cands) {
     if (c.score < floor) continue;
     const matched: Ranked['matched'] = [];
@@ -56,14 +58,15 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
     const name = ctx.docOf(c.doc).name;
     const initials = nameForms(name).initials;
     for (const run of plan.initials) {
-      const { length, endA } = longestCommonRun([...run.text], [...initials]);
+      const { length, endA } = longestCommonRun(run.text, initials);
       if (length >= 2) covered.fill(1, run.start + endA - length, run.start + endA);
     }
     let coveredWeight = 0;
     for (let i = 0; i < covered.length; i++) if (covered[i]) coveredWeight += plan.posWeight[i];
     const coverage = coveredWeight / totalWeight;
     if (coverage < P.minCoverage) continue;
-    const phrase = nameMatchShare(plan, name);
+    let phrase = shareByName.get(name);
+    if (phrase === undefined) shareByName.set(name, (phrase = nameMatchShare(plan, name)));
     ranked.push({ doc: c.doc, score: c.score * (1 + P.phraseBonus * phrase), bm25: c.score, phrase, coverage, matched });
   }
   ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
@@ -79,18 +82,19 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
 export function nameMatchShare(plan: QueryPlan, name: string): number {
   const forms = nameForms(name);
   let best = 0;
-  const consider = (a: string[], b: string[]) => {
-    const l = longestCommonRun(a, b).length;
-    if (l >= 2) best = Math.max(best, l / Math.max(a.length, b.length));
-  };
-  for (const q of plan.runs) consider([...q], [...forms.core]);
-  if (plan.syllables.length > 0) consider(plan.syllables, forms.syllables);
-  for (const q of plan.initials) consider([...q.text], [...forms.initials]);
+  for (const q of plan.runs) best = Math.max(best, share(q, forms.core));
+  if (plan.syllables.length > 0) best = Math.max(best, share(plan.syllables, forms.syllables));
+  for (const q of plan.initials) best = Math.max(best, share(q.text, forms.initials));
   return best;
 }
 
+function share(a: ArrayLike<string>, b: ArrayLike<string>): number {
+  const l = longestCommonRun(a, b).length;
+  return l >= 2 ? l / Math.max(a.length, b.length) : 0;
+}
+
 /** Length of the longest common run of a and b, and where it ends in a. */
-function longestCommonRun(a: string[], b: string[]): { length: number; endA: number } {
+function longestCommonRun(a: ArrayLike<string>, b: ArrayLike<string>): { length: number; endA: number } {
   let best = 0;
   let endA = 0;
   let prev = new Uint16Array(b.length + 1);

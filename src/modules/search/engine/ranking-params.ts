@@ -47,11 +47,11 @@ export const P = {
   /** BM25 saturation of the field-weighted term frequency. */
   k1: 1.2,
   /** Candidates kept by retrieval for re-ranking (name-match bonus, coverage) before the cut. */
-  rerankPool: 60,
+  rerankPool: 40,
   /** Final score = BM25F × (1 + phraseBonus × contiguous name match share). */
   phraseBonus: 0.5,
   /** A hit must reach this share of the best hit's score (drops weak tails). */
   relativeCutoff: 0.3,
   /** A hit must cover this share of the query's meaningful characters (rejects nonsense). */
-  minCoverage: 0.5,
+  minCoverage: 0.4,
 };

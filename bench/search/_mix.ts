@@ -1,0 +1,17 @@
+import { corpusDocs, loadCorpus, loadQueries } from './corpus.js';
+import { scaleCorpus } from './scale-corpus.js';
+import { latencyQueries } from './query-mix.js';
+import { SearchIndex } from '../../src/modules/search/engine/index.js';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+const docs = scaleCorpus(corpusDocs(loadCorpus()), 100000);
+const idx = SearchIndex.build(docs);
+const qs = latencyQueries(docs, loadQueries().map(q => ({ query: q.query, regionIds: null })));
+for (const q of qs.slice(0, 1500)) idx.search(q.query, { regionIds: q.regionIds });
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.start');
+const t = performance.now();
+for (const q of qs.slice(1500, 4500)) idx.search(q.query, { regionIds: q.regionIds });
+console.log('avg ms', ((performance.now() - t) / 3000).toFixed(3));
+const { profile } = await session.post('Profiler.stop');
+writeFileSync('/tmp/prof/mix.cpuprofile', JSON.stringify(profile));
