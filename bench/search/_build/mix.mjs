@@ -762,7 +762,6 @@ function fieldBreakdown(doc, ranked, analyzer, avgLength) {
 // src/modules/search/engine/highlight.ts
 var MAX_MATCHED = 16;
 function matchedSubstrings(doc, plan, textKeys, soundKeys) {
-  const texts = docTexts(doc);
   const found = /* @__PURE__ */ new Set();
   const covered = /* @__PURE__ */ new Set();
   for (const run of plan.runs) {
@@ -773,13 +772,13 @@ function matchedSubstrings(doc, plan, textKeys, soundKeys) {
       }
       let j = i + 1;
       while (j + 1 < run.length && textKeys.has(run.slice(j, j + 2))) j++;
-      addStretch(run.slice(i, j + 1), texts, found, covered);
+      addStretch(run.slice(i, j + 1), doc, found, covered);
       i = j;
     }
   }
   for (const key of textKeys) {
     if (covered.has(key) || [...found].some((f) => f.includes(key))) continue;
-    const original = locate(key, texts);
+    const original = locate(key, doc);
     if (original && (key.length > 1 || plan.runs.some((r) => r.includes(key)))) found.add(original);
   }
   if (soundKeys.size > 0) {
@@ -787,12 +786,12 @@ function matchedSubstrings(doc, plan, textKeys, soundKeys) {
   }
   return mergeOverlaps([...found]).slice(0, MAX_MATCHED);
 }
-function addStretch(stretch, texts, found, covered) {
+function addStretch(stretch, doc, found, covered) {
   let from = 0;
   while (from + 1 < stretch.length) {
     let to = stretch.length;
     let original = null;
-    for (; to >= from + 2; to--) if (original = locate(stretch.slice(from, to), texts)) break;
+    for (; to >= from + 2; to--) if (original = locate(stretch.slice(from, to), doc)) break;
     if (!original) {
       from++;
       continue;
@@ -802,22 +801,26 @@ function addStretch(stretch, texts, found, covered) {
     from = to - 1;
   }
 }
-function docTexts(doc) {
-  const out = [doc.name, ...doc.themes.map((t2) => t2.name), ...doc.approvalDepartments];
+function findText(doc, test) {
+  if (test(doc.name)) return doc.name;
+  for (const t2 of doc.themes) if (test(t2.name)) return t2.name;
+  for (const d of doc.approvalDepartments) if (test(d)) return d;
+  for (const r of doc.risks) if (test(r.title)) return r.title;
   for (const r of doc.risks) {
-    out.push(r.title);
-    for (const t2 of [r.description, r.legalBasis, r.consequence, r.prevention]) if (t2) out.push(t2);
-  }
-  return out;
-}
-function locate(key, texts) {
-  for (const t2 of texts) if (t2.includes(key)) return key;
-  if (!/[a-z]/.test(key)) return null;
-  for (const t2 of texts) {
-    const at = t2.toLowerCase().indexOf(key);
-    if (at >= 0) return t2.slice(at, at + key.length);
+    if (r.description && test(r.description)) return r.description;
+    if (r.legalBasis && test(r.legalBasis)) return r.legalBasis;
+    if (r.consequence && test(r.consequence)) return r.consequence;
+    if (r.prevention && test(r.prevention)) return r.prevention;
   }
   return null;
+}
+function locate(key, doc) {
+  if (findText(doc, (t3) => t3.includes(key))) return key;
+  if (!/[a-z]/.test(key)) return null;
+  const t2 = findText(doc, (x) => x.toLowerCase().includes(key));
+  if (!t2) return null;
+  const at = t2.toLowerCase().indexOf(key);
+  return t2.slice(at, at + key.length);
 }
 function mergeOverlaps(pieces) {
   const sorted = pieces.sort((a, b) => b.length - a.length);

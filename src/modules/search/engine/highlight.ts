@@ -12,7 +12,6 @@ const MAX_MATCHED = 16;
  * matches give the name characters they were read from. Longest first.
  */
 export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set<string>, soundKeys: Set<string>): string[] {
-  const texts = docTexts(doc);
   const found = new Set<string>();
   const covered = new Set<string>();
   for (const run of plan.runs) {
@@ -23,13 +22,13 @@ export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set
       }
       let j = i + 1;
       while (j + 1 < run.length && textKeys.has(run.slice(j, j + 2))) j++;
-      addStretch(run.slice(i, j + 1), texts, found, covered);
+      addStretch(run.slice(i, j + 1), doc, found, covered);
       i = j;
     }
   }
   for (const key of textKeys) {
     if (covered.has(key) || [...found].some((f) => f.includes(key))) continue;
-    const original = locate(key, texts);
+    const original = locate(key, doc);
     if (original && (key.length > 1 || plan.runs.some((r) => r.includes(key)))) found.add(original);
   }
   if (soundKeys.size > 0) {
@@ -39,12 +38,12 @@ export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set
 }
 
 /** The stretch if the document holds it whole, else its longest held prefix and the rest in turn. */
-function addStretch(stretch: string, texts: string[], found: Set<string>, covered: Set<string>): void {
+function addStretch(stretch: string, doc: SearchDoc, found: Set<string>, covered: Set<string>): void {
   let from = 0;
   while (from + 1 < stretch.length) {
     let to = stretch.length;
     let original: string | null = null;
-    for (; to >= from + 2; to--) if ((original = locate(stretch.slice(from, to), texts))) break;
+    for (; to >= from + 2; to--) if ((original = locate(stretch.slice(from, to), doc))) break;
     if (!original) {
       from++;
       continue;
@@ -55,14 +54,19 @@ function addStretch(stretch: string, texts: string[], found: Set<string>, covere
   }
 }
 
-/** The document's texts, name first. */
-function docTexts(doc: SearchDoc): string[] {
-  const out = [doc.name, ...doc.themes.map((t) => t.name), ...doc.approvalDepartments];
+/** The first text of the document (name first, long risk texts last) that passes the test. */
+function findText(doc: SearchDoc, test: (text: string) => boolean): string | null {
+  if (test(doc.name)) return doc.name;
+  for (const t of doc.themes) if (test(t.name)) return t.name;
+  for (const d of doc.approvalDepartments) if (test(d)) return d;
+  for (const r of doc.risks) if (test(r.title)) return r.title;
   for (const r of doc.risks) {
-    out.push(r.title);
-    for (const t of [r.description, r.legalBasis, r.consequence, r.prevention]) if (t) out.push(t);
+    if (r.description && test(r.description)) return r.description;
+    if (r.legalBasis && test(r.legalBasis)) return r.legalBasis;
+    if (r.consequence && test(r.consequence)) return r.consequence;
+    if (r.prevention && test(r.prevention)) return r.prevention;
   }
-  return out;
+  return null;
 }
 
 /**
@@ -70,14 +74,13 @@ function docTexts(doc: SearchDoc): string[] {
  * case), or null when no text holds it as such (a bigram bridging a dropped qualifier, or text
  * written in traditional characters, is not highlighted).
  */
-function locate(key: string, texts: string[]): string | null {
-  for (const t of texts) if (t.includes(key)) return key;
+function locate(key: string, doc: SearchDoc): string | null {
+  if (findText(doc, (t) => t.includes(key))) return key;
   if (!/[a-z]/.test(key)) return null;
-  for (const t of texts) {
-    const at = t.toLowerCase().indexOf(key);
-    if (at >= 0) return t.slice(at, at + key.length);
-  }
-  return null;
+  const t = findText(doc, (x) => x.toLowerCase().includes(key));
+  if (!t) return null;
+  const at = t.toLowerCase().indexOf(key);
+  return t.slice(at, at + key.length);
 }
 
 /** Drops pieces contained in longer ones; longest first. */

@@ -122,7 +122,9 @@ export class SearchIndex {
     terms.forEach((rt, term) => {
       if (rt.id < 0) return;
       const bound = rt.scoreWeight * this.dict.maxImpact[rt.id];
-      for (const s of this.postings.slices(rt.id)) lists.push({ ...s, weight: rt.scoreWeight, bound, term });
+      for (const s of this.postings.slices(rt.id)) {
+        lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, dense: s.dense, weight: rt.scoreWeight, bound, term });
+      }
     });
     const allowed = this.table.allowedBits(opts.regionIds);
     const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, P.relativeCutoff / (1 + P.phraseBonus), this.scratch, this.table.capacity) : [];

@@ -276,7 +276,7 @@ function withHits(lists: ScoredList[], ranked: number[], acc: Float32Array): Can
  */
 function seedThreshold(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number): { threshold: number; best: number } {
   const n = lists.length;
-  const seedSet = new Set<number>();
+  const found: number[] = [];
   for (let i = 0; i < Math.min(n, SEED_LISTS); i++) {
     const l = lists[i];
     if (l.dense) continue; // a term most documents hold says little about which are best
@@ -286,12 +286,13 @@ function seedThreshold(lists: ScoredList[], allowed: Uint32Array, k: number, rel
     for (let p = l.start; p < end && taken < SEEDS_PER_LIST; p++) {
       const d = l.docs[p];
       if (l.impacts[p] >= strong && ((allowed[d >>> 5] >>> (d & 31)) & 1) === 1) {
-        seedSet.add(d);
+        found.push(d);
         taken++;
       }
     }
   }
-  const seeds = Int32Array.from(seedSet).sort();
+  const sorted = Int32Array.from(found).sort();
+  const seeds = sorted.filter((d, j) => j === 0 || sorted[j - 1] !== d);
   const scores = new Float64Array(seeds.length);
   for (let i = 0; i < Math.min(n, SEED_PROBE_LISTS); i++) {
     const l = lists[i];

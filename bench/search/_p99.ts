@@ -1,0 +1,23 @@
+import { PerformanceObserver } from 'node:perf_hooks';
+import { corpusDocs, loadCorpus, loadQueries } from './corpus.js';
+import { scaleCorpus } from './scale-corpus.js';
+import { latencyQueries } from './query-mix.js';
+import { SearchIndex } from '../../src/modules/search/engine/index.js';
+const docs = scaleCorpus(corpusDocs(loadCorpus()), 100000);
+const idx = SearchIndex.build(docs);
+const qs = latencyQueries(docs, loadQueries().map(q => ({ query: q.query, regionIds: null })));
+for (const q of qs.slice(0, 500)) idx.search(q.query, { regionIds: q.regionIds });
+const gcs: { start: number; duration: number; kind: number }[] = [];
+new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push({ start: e.startTime, duration: e.duration, kind: (e as any).detail?.kind }); }).observe({ entryTypes: ['gc'] });
+const rows: { ms: number; q: string; start: number }[] = [];
+for (const q of qs) { const t = performance.now(); idx.search(q.query, { regionIds: q.regionIds }); rows.push({ ms: performance.now() - t, q: q.query + (q.regionIds ? ' [r]' : ''), start: t }); }
+await new Promise((r) => setTimeout(r, 100));
+const sorted = [...rows].sort((a, b) => a.ms - b.ms);
+const p = (x: number) => sorted[Math.floor(x * sorted.length)].ms.toFixed(3);
+console.log('p50', p(0.5), 'p90', p(0.9), 'p99', p(0.99), 'p99.9', p(0.999), 'gcs', gcs.length, 'gc total ms', gcs.reduce((s, g) => s + g.duration, 0).toFixed(0), 'max gc', Math.max(...gcs.map(g => g.duration)).toFixed(1));
+const slow = sorted.slice(-100);
+let withGc = 0;
+for (const r of slow) if (gcs.some(g => g.start >= r.start && g.start <= r.start + r.ms)) withGc++;
+console.log('slowest 100: overlapping a GC', withGc);
+const byQ = new Map<string, number[]>(); for (const r of slow) byQ.set(r.q, [...(byQ.get(r.q) ?? []), r.ms]);
+console.log([...byQ.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 25).map(([q, ms]) => `${ms.length}x ${Math.max(...ms).toFixed(1)}ms ${q}`).join('\n'));

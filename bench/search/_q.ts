@@ -1,0 +1,16 @@
+import { corpusDocs, loadCorpus } from './corpus.js';
+import { scaleCorpus } from './scale-corpus.js';
+import { SearchIndex } from '../../src/modules/search/engine/index.js';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+const docs = scaleCorpus(corpusDocs(loadCorpus()), 100000);
+const idx = SearchIndex.build(docs);
+const qs = process.argv.slice(2);
+for (let i = 0; i < 300; i++) for (const q of qs) idx.search(q);
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.start');
+const t = performance.now();
+for (let i = 0; i < 1000; i++) for (const q of qs) idx.search(q);
+console.log('avg ms', ((performance.now() - t) / (1000 * qs.length)).toFixed(3));
+const { profile } = await session.post('Profiler.stop');
+writeFileSync('/tmp/prof/q.cpuprofile', JSON.stringify(profile));
