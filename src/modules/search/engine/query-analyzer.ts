@@ -2,12 +2,12 @@ import { getLexicon } from './lexicon.js';
 import { normalizeText } from './normalize.js';
 import { cutForSearch, tagWords } from './segmenter.js';
 import { pinyin } from 'pinyin-pro';
-import { syllabify } from './pinyin.js';
 import { MAX_CORRECTIONS, W } from './ranking-params.js';
-import { initialsKey, pinyinKey, runsOf, type Run } from './terms.js';
+import { runsOf, type Run } from './terms.js';
 import { TermCollector, type QueryPlan } from './query-terms.js';
+import { addSynonyms } from './query-expansion.js';
+import { analyzeLatinRuns } from './query-latin.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
-import type { TermOrigin } from './types.js';
 
 /**
  * Query analysis: the same normalisation as documents, bigrams and words of CJK runs with
@@ -108,93 +108,4 @@ function splitIntentAffixes(tagged: { word: string; tag: string }[]): { word: st
     if (!split) out.push(t);
   }
   return out;
-}
-
-/**
- * Members of the word's synonym groups. A member counts only as a whole: its own key when it is
- * one or two characters, its word key when longer (documents index words of 3+ characters).
- */
-function addSynonyms(word: string, weight: number, from: number, to: number, out: TermCollector, origin: TermOrigin = 'synonym'): void {
-  const lex = getLexicon();
-  for (const g of lex.groupsOf.get(word) ?? []) {
-    for (const member of lex.groups[g]) if (member !== word) out.add(member, member, origin, W.synonym * weight, from, to);
-  }
-}
-
-/**
- * Adds the keys of a word standing for query positions [from, to): its bigrams (or its single
- * character), and its whole form when it has 3+ characters. The weight is spread when the word
- * has more bigrams than the budget, so a long stand-in does not outweigh the text it replaces.
- */
-function addPhrase(phrase: string, origin: TermOrigin, weight: number, budget: number, from: number, to: number, out: TermCollector): void {
-  for (const run of runsOf(phrase)) {
-    const t = run.text;
-    if (!run.cjk || t.length === 1) {
-      out.add(t, t, origin, weight, from, to);
-      continue;
-    }
-    const each = weight * Math.min(1, budget / (t.length - 1));
-    for (let i = 0; i + 1 < t.length; i++) out.add(t.slice(i, i + 2), t.slice(i, i + 2), origin, each, from, to);
-    if (t.length >= 3) out.add(t, t, origin, W.word * weight, from, to);
-  }
-}
-
-interface Syllable {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/**
- * Latin runs: the token itself and its synonyms; then, read together, either full pinyin
- * (syllable bigrams against name pinyin, and vocabulary words spelt by the syllables) or, when
- * a run is not pinyin, initials (n-grams against name initials, and words with those initials).
- */
-function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, out: TermCollector): { syllables: string[]; initials: QueryPlan['initials'] } {
-  const syllables: Syllable[] = [];
-  const initials: QueryPlan['initials'] = [];
-  for (const run of runs) {
-    const end = run.start + run.text.length;
-    out.add(run.text, run.text, 'word', 1, run.start, end);
-    addSynonyms(run.text, 1, run.start, end, out);
-    if (!/^[a-z]+$/.test(run.text)) continue;
-    const syl = syllabify(run.text);
-    if (syl) {
-      let at = run.start;
-      for (const s of syl) {
-        syllables.push({ text: s, start: at, end: at + s.length });
-        at += s.length;
-      }
-    } else if (run.text.length >= 2) {
-      addInitials(run, vocab, out);
-      initials.push({ text: run.text, start: run.start });
-    }
-  }
-  for (let i = 0; i + 1 < syllables.length; i++) {
-    const key = syllables[i].text + ' ' + syllables[i + 1].text;
-    out.add(pinyinKey(key), key, 'pinyin', W.pinyinBigram, syllables[i].start, syllables[i + 1].end);
-  }
-  for (let i = 0; i < syllables.length; i++) {
-    for (let j = i + 2; j <= Math.min(syllables.length, i + 6); j++) {
-      const key = syllables.slice(i, j).map((s) => s.text).join(' ');
-      for (const word of vocab.wordsBySyllables(key)) {
-        addPhrase(word, 'pinyin', W.pinyinWord, word.length - 1, syllables[i].start, syllables[j - 1].end, out);
-        addSynonyms(word, W.pinyinWord, syllables[i].start, syllables[j - 1].end, out, 'pinyin');
-      }
-    }
-  }
-  return { syllables: syllables.map((s) => s.text), initials };
-}
-
-function addInitials(run: Run, vocab: PinyinVocab, out: TermCollector): void {
-  const t = run.text;
-  for (let i = 0; i + 1 < t.length; i++) {
-    out.add(initialsKey(t.slice(i, i + 2)), t.slice(i, i + 2), 'initials', W.initials2, run.start + i, run.start + i + 2);
-    if (i + 2 < t.length) out.add(initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials', W.initials3, run.start + i, run.start + i + 3);
-  }
-  const end = run.start + t.length;
-  for (const word of vocab.wordsByInitials(t)) {
-    addPhrase(word, 'initials', W.initialsWord, word.length - 1, run.start, end, out);
-    addSynonyms(word, W.initialsWord, run.start, end, out, 'initials');
-  }
 }

@@ -1,4 +1,7 @@
 import { ensureCapacity, seek as seekImported } from './typed-arrays.js';
+import { accumulate, accumulateDense, keepAbove, lastBest, probe, survivors } from './kernels.js';
+import { byScore, kthLargest, SURVIVORS, survivorFloor } from './select.js';
+import { seedThreshold } from './seeds.js';
 import type { Slice } from './postings.js';
 
 // Local binding for the hot loops (imported bindings are slower to read in optimised code).
@@ -26,26 +29,18 @@ export class Scratch {
   acc = new Float32Array(0);
   touched = new Int32Array(0);
   values = new Float64Array(0);
+  histogram = new Int32Array(0);
 }
 
 /**
  * Work bounds. Scanning stops after this many postings (dense lists count their length), and
- * the lists left are probed for at most the SURVIVORS best candidates so far: exact for
+ * the lists left are probed for at most the SURVIVORS (select.ts) best candidates so far: exact for
  * queries with a clear winner, an approximation only for flat ones (common words alone), whose
  * many best hits score alike anyway.
  */
 const SCAN_BUDGET = 200_000;
-const SURVIVORS = 2000;
 /** A region filter this selective is served by probing its documents instead of scanning lists. */
 const SELECTIVE = 1 / 16;
-
-/** Seeds: strong postings of the best lists, scored on the best lists only (a lower bound). */
-const SEED_LISTS = 3;
-const SEED_PROBE_LISTS = 6;
-const SEEDS_PER_LIST = 128;
-const SEED_STRENGTH = 0.7;
-/** Postings of a list looked through for seeds. */
-const SEED_SCAN = 8192;
 
 /**
  * Top-k documents by summed term scores. Lists are taken term-at-a-time, strongest bound
@@ -83,13 +78,12 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedC
       if (i > 0 && scanned + size > SCAN_BUDGET) break;
       scanned += size;
       count = l.dense ? accumulateDense(l, allowed, acc, touched, count) : accumulate(l, allowed, acc, touched, count);
-      best = Math.max(best, bestOfLastList);
+      best = Math.max(best, lastBest.value);
       threshold = Math.max(threshold, relative * best);
     }
     // Candidates: the SURVIVORS best so far (a superset of the k best, so the k-th best of them
     // is a safe threshold), and of those only the ones the lists left can still lift over it.
-    let floor = threshold - rest[i];
-    if (countAbove(touched, count, acc, floor) > SURVIVORS) floor = Math.max(floor, kthLargest(acc, touched, count, SURVIVORS, scratch));
+    const floor = Math.max(threshold - rest[i], survivorFloor(acc, touched, count, best, scratch));
     const cands = survivors(touched, count, acc, floor);
     if (cands.length >= k) threshold = Math.max(threshold, kthLargest(acc, cands, cands.length, k, scratch));
     let live = keepAbove(cands, cands.length, acc, threshold - rest[i]);
@@ -130,126 +124,6 @@ function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, rela
   }
 }
 
-let bestOfLastList = 0;
-
-/** Documents by descending score, then ascending id (stable across runs). */
-function byScore(docs: number[], acc: Float32Array): number[] {
-  const keyed = docs.map((d) => ({ d, s: acc[d] }));
-  keyed.sort(compareScored);
-  return keyed.map((x) => x.d);
-}
-
-function compareScored(a: { d: number; s: number }, b: { d: number; s: number }): number {
-  return b.s - a.s || a.d - b.d;
-}
-
-/**
- * Adds one list into the accumulators (allowed documents only), recording first touches.
- * Returns the new touched count; the list's best accumulated score goes to `bestOfLastList`.
- * Small and separate so that the engine optimises each loop on its own.
- */
-function accumulate(l: ScoredList, allowed: Uint32Array, acc: Float32Array, touched: Int32Array, count: number): number {
-  const { docs, impacts, weight, start, end } = l;
-  let best = 0;
-  for (let p = start; p < end; p++) {
-    const d = docs[p];
-    if (((allowed[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
-    const before = acc[d];
-    if (before === 0) touched[count++] = d;
-    const s = before + weight * impacts[p];
-    acc[d] = s;
-    if (s > best) best = s;
-  }
-  bestOfLastList = best;
-  return count;
-}
-
-function accumulateDense(l: ScoredList, allowed: Uint32Array, acc: Float32Array, touched: Int32Array, count: number): number {
-  const dense = l.dense!;
-  const weight = l.weight;
-  let best = 0;
-  for (let d = 0; d < dense.length; d++) {
-    const impact = dense[d];
-    if (impact === 0 || ((allowed[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
-    const before = acc[d];
-    if (before === 0) touched[count++] = d;
-    const s = before + weight * impact;
-    acc[d] = s;
-    if (s > best) best = s;
-  }
-  bestOfLastList = best;
-  return count;
-}
-
-/** Adds the list's postings of the first `live` (ascending) candidates: galloping through sparse lists. */
-function probe(l: ScoredList, cands: Int32Array, live: number, acc: Float32Array): void {
-  const { docs, impacts, weight, end, dense } = l;
-  if (dense) {
-    const size = dense.length;
-    for (let j = 0; j < live; j++) {
-      const d = cands[j];
-      if (d < size) acc[d] += weight * dense[d];
-    }
-    return;
-  }
-  let p = l.start;
-  for (let j = 0; j < live; j++) {
-    const d = cands[j];
-    p = seek(docs, p, end, d);
-    if (p < end && docs[p] === d) acc[d] += weight * impacts[p];
-  }
-}
-
-/** Compacts the first `live` candidates to those scoring at least `min`, in order; returns their count. */
-function keepAbove(cands: Int32Array, live: number, acc: Float32Array, min: number): number {
-  let m = 0;
-  for (let j = 0; j < live; j++) if (acc[cands[j]] >= min) cands[m++] = cands[j];
-  return m;
-}
-
-function countAbove(touched: Int32Array, count: number, acc: Float32Array, min: number): number {
-  let m = 0;
-  for (let t = 0; t < count; t++) if (acc[touched[t]] >= min) m++;
-  return m;
-}
-
-/** Touched documents whose score is at least `min`, ascending by id (for merge-probing). */
-function survivors(touched: Int32Array, count: number, acc: Float32Array, min: number): Int32Array {
-  let m = 0;
-  for (let t = 0; t < count; t++) if (acc[touched[t]] >= min) m++;
-  const out = new Int32Array(m);
-  m = 0;
-  for (let t = 0; t < count; t++) if (acc[touched[t]] >= min) out[m++] = touched[t];
-  return out.sort();
-}
-
-/** The k-th largest accumulated score among the touched documents (quickselect). */
-function kthLargest(acc: Float32Array, touched: Int32Array, count: number, k: number, scratch: Scratch): number {
-  const v = (scratch.values = ensureCapacity(scratch.values, count));
-  for (let t = 0; t < count; t++) v[t] = acc[touched[t]];
-  let lo = 0;
-  let hi = count - 1;
-  const want = k - 1;
-  while (lo < hi) {
-    const pivot = v[(lo + hi) >>> 1];
-    let a = lo;
-    let b = hi;
-    while (a <= b) {
-      while (v[a] > pivot) a++;
-      while (v[b] < pivot) b--;
-      if (a <= b) {
-        const x = v[a];
-        v[a++] = v[b];
-        v[b--] = x;
-      }
-    }
-    if (want <= b) hi = b;
-    else if (want >= a) lo = a;
-    else break;
-  }
-  return v[want];
-}
-
 /** The candidates with the terms each holds, found by one ascending pass per list. */
 function withHits(lists: ScoredList[], ranked: number[], acc: Float32Array): Candidate[] {
   const out: Candidate[] = ranked.map((doc) => ({ doc, score: acc[doc], hits: [] }));
@@ -267,47 +141,4 @@ function withHits(lists: ScoredList[], ranked: number[], acc: Float32Array): Can
     }
   }
   return out;
-}
-
-/**
- * A starting threshold no final top-k member can be under: seeds' scores on the best lists are
- * lower bounds of their true scores, so the k-th best of them (when there are k) and `relative`
- * × the best of them are safe.
- */
-function seedThreshold(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number): { threshold: number; best: number } {
-  const n = lists.length;
-  const found: number[] = [];
-  for (let i = 0; i < Math.min(n, SEED_LISTS); i++) {
-    const l = lists[i];
-    if (l.dense) continue; // a term most documents hold says little about which are best
-    const strong = Math.ceil((SEED_STRENGTH * l.bound) / l.weight);
-    let taken = 0;
-    const end = Math.min(l.end, l.start + SEED_SCAN);
-    for (let p = l.start; p < end && taken < SEEDS_PER_LIST; p++) {
-      const d = l.docs[p];
-      if (l.impacts[p] >= strong && ((allowed[d >>> 5] >>> (d & 31)) & 1) === 1) {
-        found.push(d);
-        taken++;
-      }
-    }
-  }
-  const sorted = Int32Array.from(found).sort();
-  const seeds = sorted.filter((d, j) => j === 0 || sorted[j - 1] !== d);
-  const scores = new Float64Array(seeds.length);
-  for (let i = 0; i < Math.min(n, SEED_PROBE_LISTS); i++) {
-    const l = lists[i];
-    let p = l.start;
-    for (let j = 0; j < seeds.length; j++) {
-      const d = seeds[j];
-      if (l.dense) {
-        if (d < l.dense.length) scores[j] += l.weight * l.dense[d];
-        continue;
-      }
-      p = seek(l.docs, p, l.end, d);
-      if (p < l.end && l.docs[p] === d) scores[j] += l.weight * l.impacts[p];
-    }
-  }
-  scores.sort().reverse();
-  const best = scores[0] ?? 0;
-  return { threshold: Math.max(relative * best, scores.length >= k ? scores[k - 1] : 0), best };
 }
