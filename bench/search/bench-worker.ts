@@ -46,6 +46,8 @@ async function main(): Promise<void> {
   await engine.build(docs);
   const buildMs = performance.now() - t0;
   const after = await settledMemory();
+  // Progress for the runner, should the query phase not finish in time.
+  process.stderr.write(`built in ${(buildMs / 1000).toFixed(1)} s, heap ${Math.round((after.heapUsed + after.arrayBuffers) / 1e6)} MB\n`);
 
   const devQueries = dev.map((q) => ({ query: q.query, regionIds: corpusKind === 'scale' ? null : regionFilter(corpus, q.region) }));
   const queries = latencyQueries(docs, devQueries);

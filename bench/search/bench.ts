@@ -44,7 +44,9 @@ function run(engine: string, corpus: string): Row {
   try {
     return JSON.parse(last) as Row;
   } catch {
-    return { engine, corpus, error: r.error ? String(r.error) : `exit ${r.status}: ${(r.stderr ?? '').slice(-400)}` };
+    const progress = (r.stderr ?? '').match(/built in [^\n]*/g)?.pop();
+    const why = r.error ? `${(r.error as NodeJS.ErrnoException).code ?? r.error} after ${WORKER_TIMEOUT_MS / 60_000} min` : `exit ${r.status}: ${(r.stderr ?? '').slice(-300)}`;
+    return { engine, corpus, error: `${why}${progress ? ` (${progress})` : ' (build not finished)'}` };
   }
 }
 

@@ -54,7 +54,8 @@ export class Postings {
     for (let t = 0; t < termCount; t++) {
       const isDense = counts[t] >= denseFrom;
       if (isDense) {
-        p.dense[t] = new Uint8Array(docCount);
+        // Headroom, so the first documents added after a build do not reallocate every dense array.
+        p.dense[t] = new Uint8Array(docCount + (docCount >> 3) + 64);
         p.denseCount += counts[t];
       }
       p.offsets[t + 1] = p.offsets[t] + (isDense ? 0 : counts[t]);

@@ -26,7 +26,7 @@ export const W = {
   intentChar: 0.15,
   lightWord: 0.5,
   word: 0.5,
-  unigram: 0.5,
+  unigram: 0.35,
   loneUnigram: 1,
   synonym: 0.6,
   correction: 0.8,
