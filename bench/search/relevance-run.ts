@@ -24,17 +24,28 @@ function row(label: string, m: Metrics, neg: number | null): string {
   return `${label.padEnd(12)} n=${String(m.queries).padStart(3)}  MRR@10 ${f3(m.mrr10)}  R@5 ${f3(m.recall5)}  nDCG@10 ${f3(m.ndcg10)}  zero ${f3(m.zeroResultRate)}  no_match(neg) ${f3(neg)}`;
 }
 
-/** Prints overall, per-type and per-half metrics; with `details`, every query below MRR 1. */
-export function report(outcomes: QueryOutcome[], details = false): string {
+function perType(lines: string[], title: string, outcomes: QueryOutcome[]): void {
+  lines.push(title);
+  for (const [type, m] of Object.entries(evaluate(outcomes).byType)) {
+    lines.push(row('  ' + type, m, type === 'negative' ? negativeNoMatchRate(outcomes.filter((o) => o.query.type === type)) : null));
+  }
+}
+
+/**
+ * Prints overall, per-half and per-type metrics; with `byHalf`, per type within each half too;
+ * with `details`, every query below a perfect score.
+ */
+export function report(outcomes: QueryOutcome[], details = false, byHalf = false): string {
   const lines: string[] = [];
-  const { overall, byType } = evaluate(outcomes);
+  const { overall } = evaluate(outcomes);
   lines.push(row('overall', overall, negativeNoMatchRate(outcomes)));
   const { odd, even } = halves(outcomes);
   lines.push(row('odd ids', evaluate(odd).overall, negativeNoMatchRate(odd)));
   lines.push(row('even ids', evaluate(even).overall, negativeNoMatchRate(even)));
-  lines.push('per type:');
-  for (const [type, m] of Object.entries(byType)) {
-    lines.push(row('  ' + type, m, type === 'negative' ? negativeNoMatchRate(outcomes.filter((o) => o.query.type === type)) : null));
+  perType(lines, 'per type:', outcomes);
+  if (byHalf) {
+    perType(lines, 'per type, odd ids:', odd);
+    perType(lines, 'per type, even ids:', even);
   }
   if (details) {
     for (const o of outcomes) {
