@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from './config.js';
@@ -13,6 +12,7 @@ import type { AppContext } from './context.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
@@ -80,27 +80,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(multipart, {
     limits: { fileSize: config.importMaxBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
   });
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'same-origin' },
-    hsts: config.trustProxy,
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, config.trustProxy);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError(429, '请求过于频繁，请稍后再试'),
