@@ -9,9 +9,9 @@ import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds
 import type { SearchIndexHolder } from './search-index.service.js';
 import { SearchCache } from './search-cache.js';
 import { searchRiskSubjects } from './search.service.js';
+import { answerBody } from './v2-answer.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
-export const NO_MATCH_TEXT = '抱歉,无法检索到相关答案';
 const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
 
 /** GET compares the debug flag exactly; POST case-insensitively (interface 4.1). */
@@ -25,31 +25,6 @@ function debugFlag(v: unknown, post: boolean): boolean {
 function searchInput(req: FastifyRequest): { input: Record<string, unknown>; post: boolean } {
   const post = req.method === 'POST';
   return { input: asInput(post ? req.body : req.query), post };
-}
-
-/**
- * The /v2 answer, written as JSON text around the already serialized `risk_subject`: every field
- * of `data` always present, most always empty (interface 4.1).
- */
-function v2Body(itemsJson: string, count: number, debug: Record<string, unknown>, executionTime: number): string {
-  const data = {
-    llmRespond: count > 0 ? '' : NO_MATCH_TEXT,
-    request: '',
-    questionExtend: [],
-    conversationId: '',
-    messageId: '',
-    workflowTrackingId: '',
-    roundNumber: 0,
-    conversationInfo: {},
-    costStatistics: {},
-    knowledgeSources: [],
-    executionSteps: [],
-    totalKnowledgeSources: 0,
-    executionTime,
-    workflowStatus: count > 0 ? 'ok' : 'no_match',
-  };
-  const head = JSON.stringify({ success: true, message: 'OK', data });
-  return `${head.slice(0, -2)},"risk_subject":${itemsJson},"debug":${JSON.stringify(debug)}}}`;
 }
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
@@ -71,7 +46,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
       regions: readList(input, 'region', 'region_id'),
       debug: debugFlag(input.debug, post),
     });
-    const body = v2Body(outcome.itemsJson, outcome.count, outcome.debug, Math.round(performance.now() - started));
+    const body = answerBody(outcome.count, outcome.tail, Math.round(performance.now() - started));
     return reply.type('application/json; charset=utf-8').send(body);
   };
   const v2Config = { guard: 'public' as const, rateLimit: searchLimit, failureExtra: { data: {} } };

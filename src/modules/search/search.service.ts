@@ -3,6 +3,7 @@ import { matchRegionTokens } from '../regions/regions.repository.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
+import { answerTail } from './v2-answer.js';
 
 export interface SearchRequest {
   query: string;
@@ -11,10 +12,9 @@ export interface SearchRequest {
 }
 
 export interface SearchOutcome {
-  /** The `risk_subject` array, already serialized (the hot path sends it as is). */
-  itemsJson: string;
   count: number;
-  debug: Record<string, unknown>;
+  /** The answer's bytes after `executionTime` (v2-answer.ts); a cached answer is sent as it is. */
+  tail: Buffer;
 }
 
 /** Most results the service returns; how many below that is decided by relevance. */
@@ -30,31 +30,31 @@ export function searchRiskSubjects(_ctx: AppContext, holder: SearchIndexHolder, 
   const key = SearchCache.key(req.query, regionIds);
   if (!req.debug) {
     const hit = cache.get(key, holder.version);
-    if (hit) return { itemsJson: hit.json, count: hit.count, debug: {} };
+    if (hit) return hit;
   }
   const index = holder.current;
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
-  cache.set(key, holder.version, itemsJson, hits.length);
-  if (!req.debug || !result.debug) return { itemsJson, count: hits.length, debug: {} };
-  return {
-    itemsJson,
-    count: hits.length,
-    debug: {
-      normalized_query: result.debug.normalizedQuery,
-      terms: result.debug.terms,
-      region_filter: regionIds,
-      results: hits.map((h) => ({
-        permit_id: h.doc.permitId,
-        permit_name: h.doc.name,
-        region: h.doc.regionName,
-        score: h.score,
-        breakdown: h.breakdown ?? {},
-        matched: h.matched,
-      })),
-      timings_us: result.debug.timingsUs,
-      index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
-    },
+  if (!req.debug || !result.debug) {
+    const outcome = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}) };
+    cache.set(key, holder.version, outcome);
+    return outcome;
+  }
+  const debug = {
+    normalized_query: result.debug.normalizedQuery,
+    terms: result.debug.terms,
+    region_filter: regionIds,
+    results: hits.map((h) => ({
+      permit_id: h.doc.permitId,
+      permit_name: h.doc.name,
+      region: h.doc.regionName,
+      score: h.score,
+      breakdown: h.breakdown ?? {},
+      matched: h.matched,
+    })),
+    timings_us: result.debug.timingsUs,
+    index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
   };
+  return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug) };
 }
