@@ -1,5 +1,8 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { DatabaseHandle, DialectKind } from '../../db/connect.js';
 
 /**
@@ -19,6 +22,13 @@ export interface RawConnection {
    * interleave; PostgreSQL: REPEATABLE READ). `write`: an ordinary all-or-nothing transaction.
    */
   transaction<T>(mode: 'snapshot' | 'write', fn: () => Promise<T>): Promise<T>;
+  /** PostgreSQL only: the bulk paths of the COPY protocol. */
+  copy?: {
+    /** `COPY (…) TO STDOUT`: the whole output, in the text format. */
+    out(text: string): Promise<Buffer>;
+    /** `COPY … FROM STDIN` fed with `data` (text format); answers the number of rows copied. */
+    in(text: string, data: Buffer): Promise<number>;
+  };
 }
 
 /** SQLite page cache during a checkpoint operation, in KiB (negative: a size, not a page count). */
@@ -86,19 +96,35 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
     }
     return out;
   };
-  // Callers overlap reads with compression and storing, so queries may be issued while one is
-  // running: they are queued here, in order, rather than handed to the client all at once.
+  // Callers overlap reads with compression and storing, so statements may be issued while one is
+  // running: they are queued here, in order, rather than handed to the client all at once (a COPY
+  // in progress must not see another statement slip in).
   let tail: Promise<unknown> = Promise.resolve();
-  const query = <R extends pg.QueryResultRow>(config: pg.QueryConfig) => {
-    const result = tail.then(() => client.query<R>(config));
+  const serial = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = tail.then(run);
     tail = result.catch(() => {});
     return result;
   };
+  const query = <R extends pg.QueryResultRow>(config: pg.QueryConfig) => serial(() => client.query<R>(config));
   return {
     kind: 'postgres',
     rows: async (text, params = []) =>
       (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
     run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
+    copy: {
+      out: (text) =>
+        serial(async () => {
+          const parts: Buffer[] = [];
+          for await (const part of client.query(copyTo(text))) parts.push(part as Buffer);
+          return Buffer.concat(parts);
+        }),
+      in: (text, data) =>
+        serial(async () => {
+          const stream = client.query(copyFrom(text));
+          await pipeline(Readable.from([data]), stream);
+          return stream.rowCount;
+        }),
+    },
     async transaction(mode, fn) {
       // One checkpoint operation at a time across every instance, and the lock is taken before
       // the snapshot: a copy never starts from a state a running restore is about to replace
