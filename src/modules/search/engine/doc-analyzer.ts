@@ -15,11 +15,25 @@ interface Analyzed {
   length: number;
 }
 
+/** The keys of one run of CJK characters; its pinyin keys only once it has been part of a name. */
+interface RunKeys {
+  keys: string[];
+  pinyin: string[] | null;
+}
+
+/** A long text's key occurrences (term id × 8 + field, as in `pairs`) and its field length. */
+interface BodyKeys {
+  pairs: Int32Array;
+  length: number;
+}
+
 // A local copy: the per-bigram path must not read an imported binding (slow in optimised code).
 const RISK_BODY = Field.RiskBody;
 
 /** Short fields repeat across regions and imports: their analysis is memoised up to this size. */
 const CACHE_LIMIT = 50_000;
+/** Most key occurrences the long-text memo holds (4 bytes each) before it starts over. */
+const BODY_CACHE_PAIRS = 4_000_000;
 /** Reading combinations kept per window of a polyphonic name. */
 const MAX_KEY_COMBOS = 6;
 
@@ -30,6 +44,17 @@ const MAX_KEY_COMBOS = 6;
  */
 export class DocAnalyzer {
   private readonly cache = new Map<string, Analyzed>();
+  /**
+   * Runs recur far more than whole texts (the 食品经营许可 of 食品经营许可（新办）and （变更）),
+   * and segmenting and reading them is most of a name's cost.
+   */
+  private readonly runCache = new Map<string, RunKeys>();
+  /**
+   * Risk texts recur across permits and regions (the same statute, consequence and advice: a
+   * catalogue holds each text about four times on average), so their keys are memoised too.
+   */
+  private readonly bodyCache = new Map<string, BodyKeys>();
+  private bodyCachePairs = 0;
   /** Key occurrences of the last analysed document, each as term id × 8 + field. */
   pairs = new Int32Array(4096);
   pairCount = 0;
@@ -67,13 +92,33 @@ export class DocAnalyzer {
     lengths[Field.RiskTitle] = this.shortList(doc.risks.map((r) => r.title), Field.RiskTitle);
     let bodyLen = 0;
     for (const r of doc.risks) {
-      if (r.description) bodyLen += emitBigrams(r.description, this.bodySink);
-      if (r.legalBasis) bodyLen += emitBigrams(r.legalBasis, this.bodySink);
-      if (r.consequence) bodyLen += emitBigrams(r.consequence, this.bodySink);
-      if (r.prevention) bodyLen += emitBigrams(r.prevention, this.bodySink);
-      if (r.riskType) bodyLen += emitBigrams(r.riskType, this.bodySink);
+      if (r.description) bodyLen += this.body(r.description);
+      if (r.legalBasis) bodyLen += this.body(r.legalBasis);
+      if (r.consequence) bodyLen += this.body(r.consequence);
+      if (r.prevention) bodyLen += this.body(r.prevention);
+      if (r.riskType) bodyLen += this.body(r.riskType);
     }
     lengths[Field.RiskBody] = bodyLen;
+  }
+
+  /** Emits the bigrams and tokens of a long risk text (memoised); answers its field length. */
+  private body(text: string): number {
+    const hit = this.bodyCache.get(text);
+    if (hit) {
+      if (this.pairCount + hit.pairs.length > this.pairs.length) this.pairs = ensureCapacity(this.pairs, this.pairCount + hit.pairs.length);
+      this.pairs.set(hit.pairs, this.pairCount);
+      this.pairCount += hit.pairs.length;
+      return hit.length;
+    }
+    const start = this.pairCount;
+    const length = emitBigrams(text, this.bodySink);
+    if (this.bodyCachePairs + this.pairCount - start > BODY_CACHE_PAIRS) {
+      this.bodyCache.clear();
+      this.bodyCachePairs = 0;
+    }
+    this.bodyCache.set(text, { pairs: this.pairs.slice(start, this.pairCount), length });
+    this.bodyCachePairs += this.pairCount - start;
+    return length;
   }
 
   /** Field lengths only (into `lengths`), much cheaper than analyze for long texts. */
@@ -120,17 +165,15 @@ export class DocAnalyzer {
         continue;
       }
       length += t.length;
-      for (let i = 0; i < t.length; i++) keys.push(t[i]);
-      for (let i = 0; i + 1 < t.length; i++) keys.push(t.slice(i, i + 2));
-      for (const w of cutForSearch(t)) if (w.length >= 3) keys.push(w);
-      for (const w of cutWords(t)) this.vocab.addWord(w);
-      if (isName) this.pinyinOf(t, pinyinKeys);
+      const analysed = this.runKeys(t);
+      for (const k of analysed.keys) keys.push(k);
+      if (isName) for (const k of this.runPinyin(t, analysed)) pinyinKeys.add(k);
     }
     if (isName) {
       const core = coreName(text);
       const own = new Set(keys);
       for (let i = 0; i + 1 < core.length; i++) if (!own.has(core.slice(i, i + 2))) keys.push(core.slice(i, i + 2));
-      if (runs.length > 1 && /^[\u3400-\u9fff]+$/.test(core)) this.pinyinOf(core, pinyinKeys);
+      if (runs.length > 1 && /^[\u3400-\u9fff]+$/.test(core)) for (const k of this.runPinyin(core, null)) pinyinKeys.add(k);
     }
     const intern = (k: string) => this.dict.intern(k);
     const out = { ids: Int32Array.from(keys, intern), pinyinIds: Int32Array.from(pinyinKeys, intern), length };
@@ -139,10 +182,30 @@ export class DocAnalyzer {
     return out;
   }
 
-  /** Syllable bigrams ("~shi pin") and initials bigrams and trigrams ("^sp", "^spj") of a name run. */
-  private pinyinOf(run: string, out: Set<string>): void {
+  /** Unigrams, bigrams and search-mode words of 3+ characters of a CJK run; its words join the pinyin vocabulary. */
+  private runKeys(run: string): RunKeys {
+    const hit = this.runCache.get(run);
+    if (hit) return hit;
+    const keys: string[] = [];
+    for (let i = 0; i < run.length; i++) keys.push(run[i]);
+    for (let i = 0; i + 1 < run.length; i++) keys.push(run.slice(i, i + 2));
+    for (const w of cutForSearch(run)) if (w.length >= 3) keys.push(w);
+    for (const w of cutWords(run)) this.vocab.addWord(w);
+    const out = { keys, pinyin: null };
+    if (this.runCache.size >= CACHE_LIMIT) this.runCache.clear();
+    this.runCache.set(run, out);
+    return out;
+  }
+
+  /**
+   * Syllable bigrams ("~shi pin") and initials bigrams and trigrams ("^sp", "^spj") of a name
+   * run, kept with its run keys (when given) once computed; the run's bigrams join the vocabulary.
+   */
+  private runPinyin(run: string, analysed: RunKeys | null): string[] {
+    if (analysed?.pinyin) return analysed.pinyin;
     const readings = runReadings(run);
     this.vocab.addNameRun(run, readings);
+    const out = new Set<string>();
     for (let i = 0; i + 1 < run.length; i++) {
       for (const k of readingKeys(readings, i, i + 2, false, ' ').slice(0, MAX_KEY_COMBOS)) out.add(pinyinKey(k));
       for (const k of readingKeys(readings, i, i + 2, true, '').slice(0, MAX_KEY_COMBOS)) out.add(initialsKey(k));
@@ -150,5 +213,8 @@ export class DocAnalyzer {
         for (const k of readingKeys(readings, i, i + 3, true, '').slice(0, MAX_KEY_COMBOS)) out.add(initialsKey(k));
       }
     }
+    const keys = [...out];
+    if (analysed) analysed.pinyin = keys;
+    return keys;
   }
 }
