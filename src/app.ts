@@ -30,6 +30,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Fastify logger option; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /** Load the search analysis dictionaries at start-up (default), not on first use. Tests skip it. */
+  warmUp?: boolean;
 }
 
 export interface BuiltApp {
@@ -91,7 +93,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerMustChangePassword(app, config.apiRoot);
   registerOperationRecorder(app, ctx);
 
-  await registerModuleRoutes(app, ctx);
+  await registerModuleRoutes(app, ctx, { warmUp: opts.warmUp ?? true });
   registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
 
   registerErrorHandler(app);

@@ -15,7 +15,7 @@ import { registerStatisticsRoutes } from './statistics/statistics.routes.js';
 import { registerImportModule } from './importer/import.module.js';
 
 /** Every module's routes, in one list: a module plugs in here and nowhere else. */
-export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext, opts: { warmUp: boolean }): Promise<void> {
   registerHealthRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerPasswordChangeRoutes(app, ctx);
@@ -27,6 +27,6 @@ export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext
   registerCheckpointRoutes(app, ctx);
   registerOperationLogRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
-  await registerSearchModule(app, ctx);
+  await registerSearchModule(app, ctx, opts.warmUp);
   registerImportModule(app, ctx);
 }

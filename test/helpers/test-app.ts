@@ -47,7 +47,7 @@ export async function buildTestApp(
   const database = await createTestDatabase(kind);
   const config = testConfig(database, opts.env);
   const dbh = database.open();
-  const built = await buildApp(config, { dbh, logger: false, ...opts.build });
+  const built = await buildApp(config, { dbh, logger: false, warmUp: false, ...opts.build });
   const extra: FastifyInstance[] = [];
   const extraDbs: DatabaseHandle[] = [];
   return {
@@ -62,7 +62,7 @@ export async function buildTestApp(
     async reopen(more = {}) {
       const h = database.open();
       extraDbs.push(h);
-      const again = await buildApp(config, { dbh: h, logger: false, ...opts.build, ...more });
+      const again = await buildApp(config, { dbh: h, logger: false, warmUp: false, ...opts.build, ...more });
       extra.push(again.app);
       return again;
     },

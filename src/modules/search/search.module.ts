@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ChangeFeed } from '../changes/change-feed.js';
+import { SearchIndex } from './engine/index.js';
 import { SearchIndexHolder } from './search-index.service.js';
 import { registerSearchRoutes } from './search.routes.js';
 
@@ -16,12 +17,13 @@ declare module 'fastify' {
  * Builds the index from the database and keeps it following every data change: this
  * instance's directly, other instances' through the shared change feed.
  */
-export async function registerSearchModule(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerSearchModule(app: FastifyInstance, ctx: AppContext, warmUp: boolean): Promise<void> {
   const holder = new SearchIndexHolder(ctx);
   const feed = new ChangeFeed(ctx, randomUUID());
   app.decorate('searchIndex', holder);
   app.decorate('changeFeed', feed);
   await feed.mark();
+  if (warmUp) SearchIndex.warmUp();
   await holder.rebuild(ctx.readDb);
   ctx.onDataChanged.push(async (change) => {
     await holder.apply(change);

@@ -63,6 +63,15 @@ export class SearchIndex {
     return index;
   }
 
+  /**
+   * Loads what analysis needs on first use — the segmenter's dictionary, the pinyin tables, the
+   * lexicon — about a second of work once per process, so that no request (the first search, the
+   * index update of the first import) pays for it.
+   */
+  static warmUp(): void {
+    SearchIndex.build([]).search('开办食品经营许可');
+  }
+
   get size(): number {
     return this.table.aliveCount;
   }
