@@ -51,5 +51,5 @@ describe('the server process', () => {
     expect(me.status).toBe(200);
     expect(readFileSync(file, 'utf8').trim().split('\n')[1]).toBe(password);
     expect(await again.stop('SIGINT')).toBe(0);
-  });
+  }, 90_000); // two server starts, each loading the search dictionaries
 });
