@@ -51,10 +51,13 @@ export class DocAnalyzer {
   private readonly runCache = new Map<string, RunKeys>();
   /**
    * Risk texts recur across permits and regions (the same statute, consequence and advice: a
-   * catalogue holds each text about four times on average), so their keys are memoised too.
+   * catalogue holds each text about four times on average), so an import's index update memoises
+   * their keys. A bulk build does not: over a large catalogue of mostly distinct texts, keeping
+   * them costs more than it saves, and a build is not on any request's path.
    */
   private readonly bodyCache = new Map<string, BodyKeys>();
   private bodyCachePairs = 0;
+  memoiseBodies = true;
   /** Key occurrences of the last analysed document, each as term id × 8 + field. */
   pairs = new Int32Array(4096);
   pairCount = 0;
@@ -103,6 +106,7 @@ export class DocAnalyzer {
 
   /** Emits the bigrams and tokens of a long risk text (memoised); answers its field length. */
   private body(text: string): number {
+    if (!this.memoiseBodies) return emitBigrams(text, this.bodySink);
     const hit = this.bodyCache.get(text);
     if (hit) {
       if (this.pairCount + hit.pairs.length > this.pairs.length) this.pairs = ensureCapacity(this.pairs, this.pairCount + hit.pairs.length);

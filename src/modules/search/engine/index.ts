@@ -54,11 +54,13 @@ export class SearchIndex {
       dict.df[t]++;
       if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
     };
+    analyzer.memoiseBodies = false;
     for (const doc of unique) {
       impacts.collect(doc);
       impacts.forEachImpact(avg, push);
       buffer.endDoc();
     }
+    analyzer.memoiseBodies = true;
     index.postings = Postings.build(dict.df, dict.size, table.capacity, (put) => buffer.forEach(put));
     return index;
   }
