@@ -24,8 +24,15 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the real server (`src/server.ts`, as `npm start` does) with the given environment. */
-export async function startServer(env: Record<string, string>, opts: { waitHealthy?: boolean } = {}): Promise<ServerProcess> {
+/**
+ * Starts the real server (`src/server.ts`, as `npm start` does) with the given environment and
+ * waits until `/healthz` answers 200 (for `healthyWithinMs`, default 60 s: a large catalogue's
+ * index build takes longer).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  opts: { waitHealthy?: boolean; healthyWithinMs?: number } = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: PROJECT_ROOT,
@@ -46,7 +53,7 @@ export async function startServer(env: Record<string, string>, opts: { waitHealt
     },
   };
   if (opts.waitHealthy === false) return proc;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (opts.healthyWithinMs ?? 60_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}): ${out}`);
     try {
