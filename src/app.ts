@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -28,10 +28,12 @@ export interface BuildOptions {
   pagesDir?: string;
   /** Clock for sessions, lockout and timestamps. */
   now?: () => number;
-  /** Fastify logger option; defaults to JSON logs at the configured level. */
+  /** Fastify logger option; defaults to `loggerOptions(config)`. */
   logger?: FastifyServerOptions['logger'];
   /** Load the search analysis dictionaries at start-up (default), not on first use. Tests skip it. */
   warmUp?: boolean;
+  /** Called for every route as it is registered (the route-matrix test collects the route table with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface BuiltApp {
@@ -44,6 +46,23 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const DEFAULT_PAGES_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
+/** Credential headers (the session cookie above all) wherever a logged object holds headers. */
+const REDACTED_PATHS = [
+  'headers.cookie', 'headers.authorization', 'headers["set-cookie"]',
+  '*.headers.cookie', '*.headers.authorization', '*.headers["set-cookie"]',
+  '*.*.headers.cookie', '*.*.headers.authorization', '*.*.headers["set-cookie"]',
+];
+
+/**
+ * JSON logs at the configured level. Fastify's request serializer logs no headers and no bodies,
+ * but plugins may log headers at debug and trace level (the multipart plugin logs the request's
+ * headers, cookie included, as `busboyOptions.headers`): credential headers are redacted in any
+ * logged object, up to two levels down.
+ */
+export function loggerOptions(config: Pick<Config, 'logLevel'>) {
+  return { level: config.logLevel, redact: REDACTED_PATHS };
+}
+
 /** Builds the whole application (plugins → hooks → modules → error handler) without listening. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const ownsDb = !opts.dbh;
@@ -52,10 +71,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await migrateToLatest(dbh.db);
 
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-    },
+    logger: opts.logger ?? loggerOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: (req) => {
@@ -66,6 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
 
   const ctx: AppContext = {
     config,

@@ -78,7 +78,7 @@ export function findFileOfPermit(db: Executor, permitId: number) {
   return db
     .selectFrom('permits as p')
     .innerJoin('permit_files as f', 'f.id', 'p.source_file_id')
-    .select(['f.id', 'f.filename', 'f.content_type', 'f.content'])
+    .select(['f.id', 'f.filename', 'f.content_type', 'f.region_id', 'f.content'])
     .where('p.id', '=', permitId)
     .executeTakeFirst();
 }

@@ -40,10 +40,26 @@ async function visibleFile(db: Executor, user: CurrentUser, fileIdText: string |
   return file;
 }
 
+/**
+ * Below grade 90 a workbook's content is handed out (download, re-import) only when the whole
+ * workbook belongs to the user's region: its recorded region (set when every table sheet of one
+ * region was committed) and every permit still linked to it. A city-wide workbook is listed to a
+ * district user whose permits came from it, but its other regions' rows stay out of reach.
+ */
+async function assertContentInScope(db: Executor, user: CurrentUser, file: { id: number; region_id: number | null }, action: string) {
+  const scope = regionScope(user);
+  if (scope === 'all') return;
+  const linked = await linkedRegionIds(db, file.id);
+  if (file.region_id === null || !inScope(scope, file.region_id) || linked.some((r) => !inScope(scope, r))) {
+    throw forbidden(`该文件包含其他区域的数据，无权${action}`);
+  }
+}
+
 /** A new import session from an archived workbook, bound as interface 4.7 says (admin: auto, others: their department). */
 export async function reimportFile(ctx: AppContext, user: CurrentUser, fileIdText: string | undefined): Promise<SessionDescription> {
   const binding = reimportBinding(user);
   const file = await visibleFile(ctx.db, user, fileIdText);
+  await assertContentInScope(ctx.db, user, file, '重新导入');
   const content = await fileContent(ctx.db, file.id);
   return createImportSession(ctx, user, { filename: file.filename, contentType: file.content_type, content }, binding);
 }
@@ -64,6 +80,7 @@ export async function deleteFile(ctx: AppContext, user: CurrentUser, fileIdText:
 /** An archived workbook by its id (the archive's download), within the user's scope. */
 export async function archivedFile(db: Executor, user: CurrentUser, fileIdText: string | undefined) {
   const file = await visibleFile(db, user, fileIdText);
+  await assertContentInScope(db, user, file, '下载');
   return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: await fileContent(db, file.id) };
 }
 
@@ -76,5 +93,6 @@ export async function permitOriginalFile(db: Executor, user: CurrentUser, region
   if (!permit) throw notFound(PERMIT_NOT_FOUND);
   const file = await findFileOfPermit(db, permit.id);
   if (!file) throw notFound('当前许可没有关联的原始文件');
+  await assertContentInScope(db, user, file, '下载');
   return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: Buffer.from(file.content) };
 }

@@ -15,6 +15,8 @@ export interface ApplyOptions {
   editedBy: string;
   changeSummary: string | null;
   now: string;
+  /** Every table sheet of the workbook (header row and data) is in the plan, not only some of them. */
+  wholeWorkbook: boolean;
 }
 
 export interface ApplyOutcome {
@@ -46,7 +48,11 @@ async function createMissing(trx: Executor, plan: ImportPlan, now: string) {
   return { regionId, themeId, regionsCreated, themesCreated };
 }
 
-/** The archived workbook: the same content under the same name is stored once, so re-commits add no file. */
+/**
+ * The archived workbook: the same content under the same name is stored once, so re-commits add no
+ * file. Its region is recorded only when the whole workbook belongs to one region: users below
+ * grade 90 may read a file's content only then (docs/import.md, "File archive").
+ */
 async function archiveWorkbook(trx: Executor, plan: ImportPlan, o: ApplyOptions, regionId: (r: PlanRef) => number): Promise<number> {
   const existing = await findArchivedFile(trx, o.session.sha256, o.session.filename);
   if (existing !== null) return existing;
@@ -59,7 +65,8 @@ async function archiveWorkbook(trx: Executor, plan: ImportPlan, o: ApplyOptions,
     content: await sessionContent(trx, o.session.id),
     uploaded_by: o.session.uploader_name,
     uploader_id: o.session.uploader_id,
-    region_id: regions.size === 1 ? [...regions][0] : null,
+    // Sheets left out of the commit may hold other regions' rows.
+    region_id: o.wholeWorkbook && regions.size === 1 ? [...regions][0] : null,
     created_at: o.now,
   });
 }

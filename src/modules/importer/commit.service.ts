@@ -31,15 +31,16 @@ function assertCommittable(plan: ImportPlan): void {
   if (plan.permits.length === 0) throw badRequest('所选工作表中没有可导入的许可事项');
 }
 
+/** The sheets holding a table: a header row and data rows. */
+const tableSheets = (workbook: ParsedWorkbook) => workbook.sheets.filter((s) => s.headerRow !== null && s.dataRows > 0).map((s) => s.name);
+
 /** The sheets to apply: the ones asked for (each must exist), else every sheet with a header and data. */
 function chooseSheets(workbook: ParsedWorkbook, req: CommitRequest): string[] {
   const names = new Set(workbook.sheets.map((s) => s.name));
   const named = [...req.sheets, ...Object.keys(req.overrides), ...Object.keys(req.themeBindings)];
   const unknown = named.filter((n) => !names.has(n));
   if (unknown.length > 0) throw badRequest(`工作表不存在：${[...new Set(unknown)].join('、')}`);
-  const sheets = req.sheets.length > 0
-    ? req.sheets
-    : workbook.sheets.filter((s) => s.headerRow !== null && s.dataRows > 0).map((s) => s.name);
+  const sheets = req.sheets.length > 0 ? req.sheets : tableSheets(workbook);
   if (sheets.length === 0) throw badRequest('工作簿中没有可导入的工作表（需要表头行和数据行）');
   return sheets;
 }
@@ -70,7 +71,9 @@ export async function commitImport(ctx: AppContext, user: CurrentUser, req: Comm
     const { plan } = await planSession(trx, user, session, workbook, options);
     assertCommittable(plan);
     const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
-    const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now });
+    const outcome = await applyImportPlan(trx, plan, {
+      session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook: tableSheets(workbook).every((s) => sheets.includes(s)),
+    });
     return { plan, outcome };
   });
   if (outcome.touchedPermitIds.length > 0) await dataChanged(ctx, { kind: 'permits', permitIds: outcome.touchedPermitIds });

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import type { RegionScope } from '../auth/data-scope.js';
 
 export type Visibility = 'visible' | 'hidden' | 'all';
 
@@ -15,16 +16,29 @@ export async function listThemesWithVisibleCounts(db: Executor) {
   return rows.map((r) => ({ id: String(r.id), name: r.name, permit_count: Number(r.n) }));
 }
 
-/** Ids of permits bound to no theme, filtered by visibility, in region then name order. */
-export async function listUnboundPermitIds(db: Executor, visibility: Visibility): Promise<number[]> {
-  let q = db
+/**
+ * Ids of permits bound to no theme, filtered by visibility, in region then name order. Visible
+ * permits are public; hidden ones are listed only within `hiddenScope`, the caller's data scope.
+ */
+export async function listUnboundPermitIds(db: Executor, visibility: Visibility, hiddenScope: RegionScope): Promise<number[]> {
+  const rows = await db
     .selectFrom('permits as p')
     .select('p.id')
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id'))),
-    );
-  if (visibility !== 'all') q = q.where('p.visible', '=', visibility === 'visible' ? 1 : 0);
-  const rows = await q.orderBy('p.region_id').orderBy('p.name').orderBy('p.id').execute();
+    )
+    .where((eb) => {
+      const visible = eb('p.visible', '=', 1);
+      const hidden = hiddenScope === 'all'
+        ? eb('p.visible', '=', 0)
+        : eb.and([eb('p.visible', '=', 0), eb('p.region_id', 'in', hiddenScope.length > 0 ? hiddenScope : [-1])]);
+      if (visibility === 'visible') return visible;
+      return visibility === 'hidden' ? hidden : eb.or([visible, hidden]);
+    })
+    .orderBy('p.region_id')
+    .orderBy('p.name')
+    .orderBy('p.id')
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -29,7 +29,9 @@ function searchInput(req: FastifyRequest): { input: Record<string, unknown>; pos
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
   const { apiRoot } = ctx.config;
-  const searchLimit = ctx.config.searchRateLimit > 0 ? { max: ctx.config.searchRateLimit, timeWindow: 60_000 } : (false as const);
+  // One counter per client for GET and POST alike: SEARCH_RATE_LIMIT counts /v2 requests whatever
+  // the method (a limit in each route's config would give every method its own counter).
+  const searchLimiter = ctx.config.searchRateLimit > 0 ? app.rateLimit({ max: ctx.config.searchRateLimit, timeWindow: 60_000 }) : null;
 
   const cache = new SearchCache();
   const search = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -49,9 +51,12 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     const body = answerBody(outcome.count, outcome.tail, Math.round(performance.now() - started));
     return reply.type('application/json; charset=utf-8').send(body);
   };
-  const v2Config = { guard: 'public' as const, rateLimit: searchLimit, failureExtra: { data: {} } };
-  app.get(`${apiRoot}/v2`, { config: v2Config }, search);
-  app.post(`${apiRoot}/v2`, { config: v2Config }, search);
+  const v2Options = {
+    config: { guard: 'public' as const, failureExtra: { data: {} } },
+    ...(searchLimiter ? { onRequest: searchLimiter } : {}),
+  };
+  app.get(`${apiRoot}/v2`, v2Options, search);
+  app.post(`${apiRoot}/v2`, v2Options, search);
 
   app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public' } }, async () => ({
     success: true,
@@ -66,9 +71,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
   app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public' } }, async (req) => {
     const value = (readString(asInput(req.query), 'visibility') ?? 'visible').toLowerCase() as Visibility;
     if (!VISIBILITIES.includes(value)) throw badRequest('visibility 只能是 visible、hidden 或 all');
-    // Hidden permits are shown only to a logged-in user.
+    // Hidden permits are shown only to a logged-in user, and only those of its data scope.
     if (value !== 'visible' && !req.user) throw unauthorized();
-    const ids = await listUnboundPermitIds(ctx.readDb, value);
+    const ids = await listUnboundPermitIds(ctx.readDb, value, regionScope(req.user));
     return { success: true, data: await loadPermitPayloads(ctx.readDb, ids, { withRisks: false }) };
   });
 
