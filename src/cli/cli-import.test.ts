@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, countTables, findingTables, runBin, runInProcess } from '../../test/helpers/cli.js';
+import { CHILD_PROCESSES, cliEnv, countTables, findingTables, runBin, runInProcess } from '../../test/helpers/cli.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/helpers/databases.js';
 import { loadCorpus } from '../../test/helpers/seed-catalog.js';
 import type { DatabaseHandle } from '../db/connect.js';
@@ -112,7 +112,7 @@ describe.each(testDialects())('lawrisk import, export and checkpoint on %s', (di
     expect(run.stdout.endsWith('preview only: nothing was written (add --commit to import)\n')).toBe(true);
     expect(await dumpDatabase(dbA.db)).toEqual(before);
     expect(await cliLogs(dbA.db, 'import')).toEqual([]);
-  });
+  }, CHILD_PROCESSES);
 
   it('refuses workbooks with errors or unknown sheets with status 1, importing none of them', async () => {
     const before = await dumpDatabase(dbA.db);
@@ -141,7 +141,7 @@ describe.each(testDialects())('lawrisk import, export and checkpoint on %s', (di
     const [refused] = await cliLogs(dbA.db, 'import');
     expect(refused).toMatchObject({ outcome: 'failure', target_type: 'file', target_name: 'blank-risk-point.xlsx' });
     expect(refused.error_message).toMatch(/^所选工作表存在错误，未导入任何数据/);
-  });
+  }, CHILD_PROCESSES);
 
   it('commits with --commit: the data and counts of the corpus, logged like the import pages', async () => {
     const run = await runBin(['import', CITY, tricky, '--commit', '--theme-binding', '风险清单=举办大型活动', '--edited-by', '值班员'], { env: envA });
@@ -173,7 +173,7 @@ describe.each(testDialects())('lawrisk import, export and checkpoint on %s', (di
     expect(files[0].uploaded_by).toMatch(/^命令行（.+）$/);
     const sessions = await dbA.db.selectFrom('import_sessions').select('committed_at').execute();
     expect(sessions.map((s) => s.committed_at !== null)).toEqual([true, true]);
-  });
+  }, CHILD_PROCESSES);
 
   it('exports a region to a workbook that imports into a new database as the same data, formula-like texts included', async () => {
     const run = await runBin(['export', '广安市', '--output', exported], { env: envA });
@@ -211,7 +211,7 @@ describe.each(testDialects())('lawrisk import, export and checkpoint on %s', (di
     expect(await themesOffered(dbB.db)).toEqual(await themesOffered(dbA.db));
     const stored = await storedCatalogue(dbB.db);
     for (const [key, permit] of Object.entries(TRICKY)) expect(stored.get(key), key).toEqual(permit);
-  });
+  }, CHILD_PROCESSES);
 
   it('creates, lists and restores checkpoints, announcing the restore to every running instance', async () => {
     const before = await storedCatalogue(dbA.db);
@@ -246,5 +246,5 @@ describe.each(testDialects())('lawrisk import, export and checkpoint on %s', (di
       ['1', 'success', expect.stringMatching(/^从检查点 1 恢复 \d+ 行（每批 500 行），自动备份为检查点 2$/)],
       ['99', 'failure', '恢复检查点'],
     ]);
-  });
+  }, CHILD_PROCESSES);
 });

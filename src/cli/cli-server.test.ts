@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runBin, runInProcess } from '../../test/helpers/cli.js';
+import { CHILD_PROCESSES, cliEnv, runBin, runInProcess } from '../../test/helpers/cli.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/helpers/databases.js';
 import { seedCatalog } from '../../test/helpers/seed-catalog.js';
 import { startServer, type ServerProcess } from '../../test/helpers/server-process.js';
@@ -57,7 +57,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
     const again = await runInProcess(['migrate'], { env });
     expect(again).toMatchObject({ code: 0, stdout: `${target}: the schema is up to date (2 migrations)\n` });
     dbh = database.open();
-  });
+  }, CHILD_PROCESSES);
 
   it('creates an administrator who logs in over HTTP to `lawrisk serve`', async () => {
     const created = await runBin(['create-admin', ' Ops ', '--display-name', '运维值班', '--password-stdin'], { env, input: 'Ops-Pass-12345\n' });
@@ -76,7 +76,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
     cookie = cookieOf(res);
     // The administrator exists, so the service created no default one.
     expect(await dbh.db.selectFrom('users').select('username').execute()).toEqual([{ username: 'ops' }]);
-  });
+  }, CHILD_PROCESSES);
 
   it('resets a password: the sessions end, a lockout lifts, only the new (generated) password logs in', async () => {
     for (let i = 0; i < 5; i++) expect((await login('ops', 'wrong-password')).status).toBe(401);
@@ -97,7 +97,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
 
     const unknown = await runInProcess(['reset-password', 'nobody', '--password', 'Some-Pass-123'], { env });
     expect(unknown).toMatchObject({ code: 1, stderr: 'lawrisk reset-password: 用户不存在：nobody\n' });
-  });
+  }, CHILD_PROCESSES);
 
   it('rebuilds the search index of the running service with reindex', async () => {
     // Data written straight into the database: no instance hears of it.
@@ -117,7 +117,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
     let found: string[] = [];
     while (Date.now() < deadline && !(found = await search()).includes(permit.name)) await new Promise((r) => setTimeout(r, 100));
     expect(found).toContain(permit.name);
-  });
+  }, CHILD_PROCESSES);
 
   it('writes every change in the operation log, as operator cli, without the passwords', async () => {
     const logs = await dbh.db.selectFrom('operation_logs').selectAll().where('operator_username', '=', 'cli').orderBy('id').execute();
@@ -137,10 +137,10 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
       expect(l.params).not.toMatch(/Pass-123/);
     }
     expect(logs[1].target_id).toBe('1');
-  });
+  }, CHILD_PROCESSES);
 
   it('stops `lawrisk serve` cleanly on SIGTERM', async () => {
     expect(await server!.stop('SIGTERM')).toBe(0);
     server = null;
-  });
+  }, CHILD_PROCESSES);
 });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runBin, runInProcess } from '../../test/helpers/cli.js';
+import { CHILD_PROCESSES, runBin, runInProcess } from '../../test/helpers/cli.js';
 import { COMMANDS } from './commands.js';
 import { displayWidth, renderTable } from './table.js';
 
@@ -26,7 +26,7 @@ describe('the lawrisk command line: help and arguments', () => {
     for (const c of COMMANDS) expect(run.stdout).toContain(`  ${c.synopsis}`);
     expect(run.stdout).toContain('Exit status: 0 done, 1 failed, 2 bad arguments or settings, 3 database unavailable.');
     expect(run.stderr).toBe('');
-  });
+  }, CHILD_PROCESSES);
 
   it('describes each command and its options with <command> --help and help <command>', async () => {
     for (const c of COMMANDS) {
@@ -94,7 +94,7 @@ describe('the lawrisk command line: help and arguments', () => {
     const missing = await runInProcess(['reindex'], { env: { DATABASE_URL: 'sqlite:/nonexistent/dir/lawrisk.db' } });
     expect(missing.code).toBe(3);
     expectOneLine(missing.stderr, 'lawrisk reindex: no database file at /nonexistent/dir/lawrisk.db (set DATABASE_URL, or create it with "lawrisk migrate")');
-  });
+  }, CHILD_PROCESSES);
 
   it('prints its version', async () => {
     const run = await runInProcess(['--version']);

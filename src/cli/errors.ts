@@ -42,6 +42,9 @@ function causeOf(err: unknown): string {
   return String(err);
 }
 
+/** PostgreSQL refusing the connection itself: no such database, bad credentials. */
+const PG_CONNECTION_REFUSED = new Set(['3D000', '28P01', '28000']);
+
 /**
  * Any failure as the one line an operator reads, and the exit status. Messages of the services
  * (AppError) are passed on as they are: they are the ones the web pages show.
@@ -50,7 +53,8 @@ export function explainFailure(err: unknown, target: DatabaseTarget | null): { m
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
   if (err instanceof ConfigError) return { message: `invalid setting: ${err.message}`, exitCode: EXIT.usage };
   const db = mapDatabaseError(err);
-  if (db?.status === 503 || (err instanceof AppError && err.status === 503)) {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  if (db?.status === 503 || (err instanceof AppError && err.status === 503) || PG_CONNECTION_REFUSED.has(code)) {
     const where = target ? ` (${describeTarget(target)})` : '';
     return { message: `database unavailable${where}: ${causeOf(err)}`, exitCode: EXIT.unavailable };
   }

@@ -4,6 +4,9 @@ import { runCli } from '../../src/cli/main.js';
 import type { TestDatabase } from './databases.js';
 import { PROJECT_ROOT } from './server-process.js';
 
+/** Time allowed to a test that runs child processes (each one a node start with tsx) on a busy 2-core machine. */
+export const CHILD_PROCESSES = 120_000;
+
 export interface CliRun {
   code: number | null;
   stdout: string;

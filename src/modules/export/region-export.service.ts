@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import type { Executor } from '../../db/database.js';
+import type { DB } from '../../db/database.js';
 import { addRiskSheet } from '../importer/template/build-template.js';
 import { loadPermitPayloads } from '../permits/permit-payload.js';
 import { listRegionPermitIds } from '../permits/permits.repository.js';
@@ -21,10 +21,15 @@ export interface RegionExport {
  * which imports back to the same permits, risks, themes, approval departments and visibility.
  * The region is named by id, code or name; undefined when there is none.
  */
-export async function exportRegionWorkbook(db: Executor, regionToken: string): Promise<RegionExport | undefined> {
-  const region = await findRegionByToken(db, regionToken);
-  if (!region) return undefined;
-  const permits = await loadPermitPayloads(db, await listRegionPermitIds(db, region.id), { withRisks: true });
+export async function exportRegionWorkbook(db: DB, regionToken: string): Promise<RegionExport | undefined> {
+  // One state of the catalogue even while others write (a snapshot on both databases).
+  const read = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+    const region = await findRegionByToken(trx, regionToken);
+    if (!region) return undefined;
+    return { region, permits: await loadPermitPayloads(trx, await listRegionPermitIds(trx, region.id), { withRisks: true }) };
+  });
+  if (!read) return undefined;
+  const { region, permits } = read;
   const wb = new ExcelJS.Workbook();
   wb.creator = '许可事项法律风险查询与管理服务';
   addRiskSheet(wb, permits.flatMap((p) => permitRows(region.name, p)));
