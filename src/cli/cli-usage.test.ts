@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CHILD_PROCESSES, runBin, runInProcess } from '../../test/helpers/cli.js';
 import { COMMANDS } from './commands.js';
+import { Progress } from './progress.js';
 import { displayWidth, renderTable } from './table.js';
 
 /** A port nothing listens on: a database there is unreachable. */
@@ -108,5 +109,34 @@ describe('tables', () => {
     expect(renderTable(['sheet', 'n'], [['市级许可事项', '159'], ['Sheet1', '7']], { right: [1] })).toBe(
       'sheet           n\n------------  ---\n市级许可事项  159\nSheet1          7\n',
     );
+  });
+});
+
+describe('progress', () => {
+  const capture = (isTTY: boolean) => {
+    const out = { text: '', isTTY, columns: 60, write: (t: string) => (out.text += t) };
+    return out;
+  };
+
+  it('draws a bar in place on a terminal and clears it before other output', () => {
+    const out = capture(true);
+    const p = new Progress(out, 4);
+    p.step('reading a.xlsx');
+    p.step('reading b.xlsx');
+    p.clear();
+    expect(out.text).toBe(
+      `\r\x1b[K[${'░'.repeat(24)}] 1/4 reading a.xlsx` +
+      `\r\x1b[K[${'█'.repeat(6)}${'░'.repeat(18)}] 2/4 reading b.xlsx` +
+      '\r\x1b[K',
+    );
+  });
+
+  it('writes one plain line per step elsewhere', () => {
+    const out = capture(false);
+    const p = new Progress(out, 2);
+    p.step('reading a.xlsx');
+    p.clear();
+    p.step('committing a.xlsx');
+    expect(out.text).toBe('[1/2] reading a.xlsx\n[2/2] committing a.xlsx\n');
   });
 });
