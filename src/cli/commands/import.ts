@@ -183,7 +183,12 @@ export async function run({ io, values, positionals }: CommandCall): Promise<num
     } finally {
       progress.clear();
       // Sessions that will not be committed are dropped: looking at a workbook leaves nothing behind.
-      for (const st of staged) if (st.session && !st.committed) await discardImportSession(s.ctx, st.session.session_id);
+      // (Housekeeping only: one that cannot be dropped now expires within a day.)
+      for (const st of staged) {
+        if (st.session && !st.committed) {
+          await discardImportSession(s.ctx, st.session.session_id).catch((err) => s.ctx.log.warn({ err }, 'import session not dropped'));
+        }
+      }
     }
   });
 }
