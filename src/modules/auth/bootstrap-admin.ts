@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { findUserByUsername, insertUser } from '../users/users.repository.js';
-import { hashPassword } from './password.js';
+import { generatePassword, hashPassword } from './password.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
 
@@ -22,7 +21,7 @@ export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
     return;
   }
   const generated = config.adminPassword === null;
-  const password = config.adminPassword ?? randomBytes(12).toString('base64url');
+  const password = config.adminPassword ?? generatePassword();
   const now = nowIso(ctx.now);
   await insertUser(db, {
     username: config.adminUsername,

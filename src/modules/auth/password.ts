@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
 // argon2id with the library's defaults (19 MiB, t=2), the current OWASP recommendation.
@@ -21,4 +22,9 @@ let dummyHash: Promise<string> | null = null;
 export function timingDummyHash(): Promise<string> {
   dummyHash ??= hashPassword('timing-equaliser-not-a-password');
   return dummyHash;
+}
+
+/** A password made up for an account (the start-up administrator, the command line): 16 URL-safe characters, 96 bits. */
+export function generatePassword(): string {
+  return randomBytes(12).toString('base64url');
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { asInput, readFlag, readInt, readString } from '../../http/readers.js';
 import { defaultEditor } from '../auth/current-user.js';
 import {
-  BATCH_SIZE, createCheckpoint, deleteCheckpoint, listCheckpoints, restoreCheckpoint,
+  BATCH_SIZE, createCheckpoint, deleteCheckpoint, describeCheckpointCreated, describeRestore, listCheckpoints, restoreCheckpoint,
 } from './checkpoints.service.js';
 
 // JSON or form bodies. The two restore fields take anything: an invalid value falls back to its default.
@@ -45,7 +45,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
       req.operation.targetName = description || null;
       const checkpoint = await createCheckpoint(ctx, description, defaultEditor(req.user));
       req.operation.targetId = checkpoint.checkpoint_id;
-      req.operation.summary = `创建检查点 ${checkpoint.checkpoint_id}（${checkpoint.total_rows} 行）`;
+      req.operation.summary = describeCheckpointCreated(checkpoint);
       return { success: true, data: checkpoint };
     },
   );
@@ -65,8 +65,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
         batchSize,
         operator: defaultEditor(req.user),
       });
-      const backup = result.auto_backup ? `，自动备份为检查点 ${result.auto_backup}` : '';
-      req.operation.summary = `从检查点 ${result.checkpoint_id} 恢复 ${result.total_rows} 行（每批 ${batchSize} 行）${backup}`;
+      req.operation.summary = describeRestore(result, batchSize);
       return {
         success: true,
         message: `Checkpoint ${result.checkpoint_id} restored: ${result.tables_restored} tables, ${result.total_rows} rows`,

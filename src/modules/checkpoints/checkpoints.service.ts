@@ -116,3 +116,13 @@ export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: Re
     table_details: tables,
   };
 }
+
+/** Operation-log summaries (the routes and the command line write the same). */
+export function describeCheckpointCreated(c: CheckpointView): string {
+  return `创建检查点 ${c.checkpoint_id}（${c.total_rows} 行）`;
+}
+
+export function describeRestore(r: RestoreResult, batchSize: number): string {
+  const backup = r.auto_backup ? `，自动备份为检查点 ${r.auto_backup}` : '';
+  return `从检查点 ${r.checkpoint_id} 恢复 ${r.total_rows} 行（每批 ${batchSize} 行）${backup}`;
+}

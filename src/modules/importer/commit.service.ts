@@ -4,7 +4,7 @@ import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { applyImportPlan } from './apply-plan.js';
 import type { CommitRequest } from './commit-input.js';
-import type { ImportPlan, SheetCounts } from './import-plan.types.js';
+import type { ImportPlan, PlanOptions, SheetCounts } from './import-plan.types.js';
 import { openSession, parsedOf } from './import-session.js';
 import type { Finding, ParsedWorkbook } from './parser/types.js';
 import { allFindings } from './preview-presenter.js';
@@ -56,24 +56,32 @@ export interface CommitResult {
   themes_created: Array<{ id: string; name: string }>;
 }
 
+/** The session, its workbook and the plan options a commit request names (sheets checked to exist). */
+async function commitInputs(ctx: AppContext, user: CurrentUser, req: CommitRequest) {
+  const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
+  const workbook = parsedOf(session);
+  const sheets = chooseSheets(workbook, req);
+  const options: PlanOptions = { sheets, overrides: req.overrides, themeBindings: req.themeBindings };
+  // Sheets left out of the commit may hold other regions' rows (the archived file's region).
+  const wholeWorkbook = tableSheets(workbook).every((s) => sheets.includes(s));
+  return { session, workbook, options, wholeWorkbook };
+}
+
+const sheetCountsOf = (plan: ImportPlan) => plan.sheets.map((s) => ({ sheet: s.sheet.name, ...s.counts }));
+
 /**
  * Commit step: recomputes the plan inside one transaction (so it matches the database it is
  * written to), refuses it while errors remain, applies it all or nothing, then tells the search
  * index which permits changed.
  */
 export async function commitImport(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitResult> {
-  const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
-  const workbook = parsedOf(session);
-  const sheets = chooseSheets(workbook, req);
+  const { session, workbook, options, wholeWorkbook } = await commitInputs(ctx, user, req);
   const now = nowIso(ctx.now);
   const { plan, outcome } = await ctx.db.transaction().execute(async (trx) => {
-    const options = { sheets, overrides: req.overrides, themeBindings: req.themeBindings };
     const { plan } = await planSession(trx, user, session, workbook, options);
     assertCommittable(plan);
     const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
-    const outcome = await applyImportPlan(trx, plan, {
-      session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook: tableSheets(workbook).every((s) => sheets.includes(s)),
-    });
+    const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
     return { plan, outcome };
   });
   if (outcome.touchedPermitIds.length > 0) await dataChanged(ctx, { kind: 'permits', permitIds: outcome.touchedPermitIds });
@@ -83,9 +91,34 @@ export async function commitImport(ctx: AppContext, user: CurrentUser, req: Comm
     filename: session.filename,
     file_id: String(outcome.fileId),
     snapshot_batch_id: outcome.snapshotBatchId === null ? null : String(outcome.snapshotBatchId),
-    sheets: plan.sheets.map((s) => ({ sheet: s.sheet.name, ...s.counts })),
+    sheets: sheetCountsOf(plan),
     totals: plan.totals,
     regions_created: named(outcome.regionsCreated),
     themes_created: named(outcome.themesCreated),
   };
+}
+
+export interface CommitCheck {
+  sheets: Array<{ sheet: string } & SheetCounts>;
+  totals: SheetCounts;
+  regions_to_create: string[];
+  themes_to_create: string[];
+}
+
+/**
+ * What a commit request would apply, refused exactly as the commit refuses it, without writing
+ * anything (the command line's dry run, and its check of every workbook before committing any).
+ */
+export async function checkCommit(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitCheck> {
+  const { session, workbook, options } = await commitInputs(ctx, user, req);
+  const { plan } = await planSession(ctx.db, user, session, workbook, options);
+  assertCommittable(plan);
+  return { sheets: sheetCountsOf(plan), totals: plan.totals, regions_to_create: plan.newRegions, themes_to_create: plan.newThemes };
+}
+
+/** The operation-log summary of a commit (the route and the command line write the same). */
+export function describeCommit(r: CommitResult): string {
+  const t = r.totals;
+  return `导入 ${r.filename}：${t.permits} 个许可事项（新增 ${t.new}、更新 ${t.changed}、未变 ${t.unchanged}），` +
+    `${t.risks} 条风险（新增 ${t.risks_added}、移除 ${t.risks_removed}）`;
 }

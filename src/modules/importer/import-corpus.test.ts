@@ -2,45 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import type { Executor } from '../../db/database.js';
 import {
-  GUANGAN_CITY, GUANGAN_DISTRICT, importer, json, manifest, QIANFENG, seedCorpusRegions, workbookBytes,
+  GUANGAN_CITY, GUANGAN_DISTRICT, importer, json, manifest, QIANFENG, seedCorpusRegions, storedCatalogue, workbookBytes,
 } from './import.test-helpers.js';
 
 const good = manifest.workbooks.filter((w) => !w.file.startsWith('bad/'));
-
-/** The catalogue as stored, in the corpus's shape, keyed `<region code>:<permit code>`. */
-async function storedCatalogue(db: Executor) {
-  const permits = await db
-    .selectFrom('permits as p')
-    .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .select(['p.id', 'p.code', 'p.name', 'p.implementation_level', 'p.internal_contact', 'p.contact_info', 'p.visible', 'r.code as region_code'])
-    .execute();
-  const themes = await db.selectFrom('permit_themes as pt').innerJoin('themes as t', 't.id', 'pt.theme_id').select(['pt.permit_id', 't.name']).execute();
-  const depts = await db
-    .selectFrom('permit_approval_departments as pa')
-    .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
-    .select(['pa.permit_id', 'a.name'])
-    .orderBy('pa.position')
-    .execute();
-  const risks = await db.selectFrom('risks').selectAll().orderBy('permit_id').orderBy('position').execute();
-  const out = new Map<string, unknown>();
-  for (const p of permits) {
-    out.set(`${p.region_code}:${p.code}`, {
-      name: p.name,
-      implementation_level: p.implementation_level,
-      internal_contact: p.internal_contact,
-      contact_info: p.contact_info,
-      visible: p.visible === 1,
-      approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
-      themes: themes.filter((t) => t.permit_id === p.id).map((t) => t.name).sort(),
-      risks: risks
-        .filter((r) => r.permit_id === p.id)
-        .map((r) => ({ risk_type: r.risk_type, level: r.level, title: r.title, description: r.description, legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention })),
-    });
-  }
-  return out;
-}
 
 describe.each(testDialects())('importing the corpus workbooks on %s', (dialect) => {
   let t: TestApp;

@@ -39,3 +39,7 @@ export async function markSessionCommitted(db: Executor, id: string, now: string
 export async function deleteExpiredSessions(db: Executor, now: string): Promise<void> {
   await db.deleteFrom('import_sessions').where('expires_at', '<=', now).execute();
 }
+
+export async function deleteImportSession(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('import_sessions').where('id', '=', id).execute();
+}

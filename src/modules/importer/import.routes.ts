@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { asInput, readString } from '../../http/readers.js';
 import { readCommitRequest } from './commit-input.js';
-import { commitImport } from './commit.service.js';
+import { commitImport, describeCommit } from './commit.service.js';
 import { readMultipartForm } from './multipart-form.js';
 import { previewSession } from './preview.service.js';
 import { uploadBinding } from './session-binding.js';
@@ -36,12 +36,9 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext): voi
     { config: { operation: { type: 'import', summary: '导入工作簿', targetType: 'file' } } },
     async (req) => {
       const data = await commitImport(ctx, req.user!, readCommitRequest(asInput(req.body), req.user!));
-      const t = data.totals;
       req.operation.targetId = data.file_id;
       req.operation.targetName = data.filename;
-      req.operation.summary =
-        `导入 ${data.filename}：${t.permits} 个许可事项（新增 ${t.new}、更新 ${t.changed}、未变 ${t.unchanged}），` +
-        `${t.risks} 条风险（新增 ${t.risks_added}、移除 ${t.risks_removed}）`;
+      req.operation.summary = describeCommit(data);
       return { success: true, data };
     },
   );

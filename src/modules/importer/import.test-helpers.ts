@@ -95,3 +95,39 @@ export async function editWorkbook(content: Buffer, edit: (wb: ExcelJS.Workbook)
   edit(wb);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
+
+/**
+ * The catalogue as stored, in the corpus's shape, keyed `<region code>:<permit code>` (the region's
+ * name stands in for a missing code, the permit's name for a missing permit code).
+ */
+export async function storedCatalogue(db: Executor) {
+  const permits = await db
+    .selectFrom('permits as p')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .select(['p.id', 'p.code', 'p.name', 'p.implementation_level', 'p.internal_contact', 'p.contact_info', 'p.visible', 'r.code as region_code', 'r.name as region_name'])
+    .execute();
+  const themes = await db.selectFrom('permit_themes as pt').innerJoin('themes as t', 't.id', 'pt.theme_id').select(['pt.permit_id', 't.name']).execute();
+  const depts = await db
+    .selectFrom('permit_approval_departments as pa')
+    .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
+    .select(['pa.permit_id', 'a.name'])
+    .orderBy('pa.position')
+    .execute();
+  const risks = await db.selectFrom('risks').selectAll().orderBy('permit_id').orderBy('position').execute();
+  const out = new Map<string, unknown>();
+  for (const p of permits) {
+    out.set(`${p.region_code ?? p.region_name}:${p.code ?? p.name}`, {
+      name: p.name,
+      implementation_level: p.implementation_level,
+      internal_contact: p.internal_contact,
+      contact_info: p.contact_info,
+      visible: p.visible === 1,
+      approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
+      themes: themes.filter((t) => t.permit_id === p.id).map((t) => t.name).sort(),
+      risks: risks
+        .filter((r) => r.permit_id === p.id)
+        .map((r) => ({ risk_type: r.risk_type, level: r.level, title: r.title, description: r.description, legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention })),
+    });
+  }
+  return out;
+}

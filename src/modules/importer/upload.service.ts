@@ -4,7 +4,7 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import { operatorName, type CurrentUser } from '../auth/current-user.js';
 import { SESSION_TTL_MS } from './import-session.js';
-import { deleteExpiredSessions, insertImportSession } from './import-sessions.repository.js';
+import { deleteExpiredSessions, deleteImportSession, insertImportSession } from './import-sessions.repository.js';
 import { DEFAULT_CONTENT_TYPE } from './multipart-form.js';
 import { encodeParsed } from './parsed-codec.js';
 import { WorkbookRejected } from './parser/errors.js';
@@ -69,4 +69,12 @@ export async function createImportSession(
   await insertImportSession(ctx.db, session);
   const { content: _stored, ...head } = session;
   return describeSession(ctx.db, user, head, parsed);
+}
+
+/**
+ * Drops a session nobody will commit (the command line's dry run and refused imports), so
+ * looking at a workbook leaves nothing behind in the database.
+ */
+export async function discardImportSession(ctx: AppContext, sessionId: string): Promise<void> {
+  await deleteImportSession(ctx.db, sessionId);
 }

@@ -1,4 +1,5 @@
 import type { CellValue } from 'exceljs';
+import { restoreNeutralized } from '../template/neutralize-formula.js';
 
 /**
  * The text a user sees in a cell, trimmed (full-width and other Unicode spaces count as blank).
@@ -44,8 +45,7 @@ function cleanString(raw: string): string {
     s = s.replace(EDGE_INVISIBLES, '').trim();
   }
   // Undo the protection neutralizeFormula adds: "'=1+2" was written for the text "=1+2".
-  if (s.length > 1 && s.charCodeAt(0) === 0x27 && '=+-@'.includes(s[1])) s = s.slice(1);
-  return s;
+  return restoreNeutralized(s);
 }
 
 /** Numbers as Excel's General format shows them: integers plainly, no binary float noise. */

@@ -16,10 +16,12 @@ describe('neutralizeFormula', () => {
     expect(['=1+2', '+86', '-罚款', '@SUM(A1)', '\t=x'].map(neutralizeFormula))
       .toEqual(["'=1+2", "'+86", "'-罚款", "'@SUM(A1)", "'\t=x"]);
     expect(['普通文本', '', "'已有", '1=1'].map(neutralizeFormula)).toEqual(['普通文本', '', "'已有", '1=1']);
+    // An apostrophe that belongs to the text keeps its place behind the protective one.
+    expect(["'=x", "''+1"].map(neutralizeFormula)).toEqual(["''=x", "'''+1"]);
   });
 
   it('round-trips through the parser unchanged', async () => {
-    const values = ['=HYPERLINK("http://x")', '+1', '-罚款', '@cmd'];
+    const values = ['=HYPERLINK("http://x")', '+1', "'-罚款", '@cmd'];
     const buf = await workbookBuffer([
       ['许可事项', '风险点', '法律依据', '法律后果', '防范建议'],
       ['事项', ...values.map(neutralizeFormula)],

@@ -18,15 +18,23 @@ interface RangeValidations {
   add(range: string, validation: ExcelJS.DataValidation): void;
 }
 
-function listValidation(field: FieldKey, values: string[], prompt: string): [string, ExcelJS.DataValidation] {
+/** One row of the risk sheet: the text of each column, by field (blank when absent). */
+export type RiskSheetRow = Partial<Record<FieldKey, string>>;
+
+function listValidation(field: FieldKey, values: string[], prompt: string, lastRow: number): [string, ExcelJS.DataValidation] {
   const letter = columnLetter(COLUMNS.findIndex((c) => c.field === field) + 1);
-  return [`${letter}2:${letter}${VALIDATED_LAST_ROW}`, {
+  return [`${letter}2:${letter}${lastRow}`, {
     type: 'list', allowBlank: true, formulae: [`"${values.join(',')}"`],
     showErrorMessage: true, errorStyle: 'stop', errorTitle: '取值不正确', error: prompt,
   }];
 }
 
-function addRiskSheet(wb: ExcelJS.Workbook): void {
+/**
+ * The risk sheet of the import template layout: the columns of decisions.md under a styled,
+ * frozen header, one row per entry, value lists on 风险等级 and 检索可见. Shared by the template
+ * (its example rows) and the region export (the stored data); every text is neutralised.
+ */
+export function addRiskSheet(wb: ExcelJS.Workbook, rows: readonly RiskSheetRow[]): ExcelJS.Worksheet {
   const ws = wb.addWorksheet(TEMPLATE_SHEET, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
   ws.columns = COLUMNS.map((c) => ({ width: COLUMN_WIDTHS[c.field] }));
 
@@ -39,17 +47,19 @@ function addRiskSheet(wb: ExcelJS.Workbook): void {
     cell.border = BORDER;
   });
 
-  for (const example of EXAMPLE_ROWS) {
-    const row = ws.addRow(COLUMNS.map((c) => neutralizeFormula(example[c.field] ?? '')));
+  for (const entry of rows) {
+    const row = ws.addRow(COLUMNS.map((c) => neutralizeFormula(entry[c.field] ?? '')));
     row.eachCell({ includeEmpty: true }, (cell) => {
       cell.alignment = { vertical: 'top', wrapText: true };
       cell.border = BORDER;
     });
   }
 
+  const lastRow = Math.max(VALIDATED_LAST_ROW, rows.length + 1);
   const validations = (ws as unknown as { dataValidations: RangeValidations }).dataValidations;
-  validations.add(...listValidation('level', ['高', '中', '低'], '风险等级请填写 高、中 或 低'));
-  validations.add(...listValidation('visible', ['是', '否'], '检索可见请填写 是 或 否（留空视为 是）'));
+  validations.add(...listValidation('level', ['高', '中', '低'], '风险等级请填写 高、中 或 低', lastRow));
+  validations.add(...listValidation('visible', ['是', '否'], '检索可见请填写 是 或 否（留空视为 是）', lastRow));
+  return ws;
 }
 
 function addInstructionSheet(wb: ExcelJS.Workbook): void {
@@ -86,7 +96,7 @@ function addInstructionSheet(wb: ExcelJS.Workbook): void {
 export async function buildTemplateWorkbook(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = '许可事项法律风险查询与管理服务';
-  addRiskSheet(wb);
+  addRiskSheet(wb, EXAMPLE_ROWS);
   addInstructionSheet(wb);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

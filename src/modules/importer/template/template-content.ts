@@ -4,7 +4,7 @@ import type { FieldKey } from '../parser/types.js';
 
 export const TEMPLATE_SHEET = '许可事项风险清单';
 export const INSTRUCTIONS_SHEET = '填写说明';
-/** Data validations (风险等级, 检索可见) cover rows 2 up to this row. */
+/** Data validations (风险等级, 检索可见) cover rows 2 up to this row (up to the last row of a longer sheet). */
 export const VALIDATED_LAST_ROW = 5000;
 
 export const COLUMN_WIDTHS: Record<FieldKey, number> = {

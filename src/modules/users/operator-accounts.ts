@@ -1,0 +1,55 @@
+import type { AppContext } from '../../context.js';
+import { nowIso } from '../../db/dialect.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { hashPassword } from '../auth/password.js';
+import { clearLoginFailures, deleteUserSessions } from '../sessions/sessions.repository.js';
+import { addAccount } from './accounts.js';
+import { findUserByUsername, updateUser, type UserRow } from './users.repository.js';
+import { MAX_PASSWORD_LENGTH, MIN_OWN_PASSWORD_LENGTH, normalizeUsername } from './users.rules.js';
+
+/**
+ * Accounts changed by the people who run the service, from the command line: there is no acting
+ * user (and no session) to check, which is the point — this is how a locked-out service is
+ * recovered. A password given here is held to the rule of a password users choose themselves.
+ */
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_OWN_PASSWORD_LENGTH) throw badRequest(`密码至少需要 ${MIN_OWN_PASSWORD_LENGTH} 个字符`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw badRequest(`密码不能超过 ${MAX_PASSWORD_LENGTH} 个字符`);
+}
+
+export interface NewAdministrator {
+  username: string;
+  password: string;
+  displayName: string | null;
+  mustChangePassword: boolean;
+}
+
+/** A super administrator (role `admin`, grade 100, no department). A taken username is refused. */
+export async function createAdministrator(ctx: AppContext, a: NewAdministrator): Promise<UserRow> {
+  const username = normalizeUsername(a.username);
+  checkPassword(a.password);
+  const passwordHash = await hashPassword(a.password);
+  return addAccount(ctx.db, {
+    username, password_hash: passwordHash, display_name: a.displayName, role: 'admin', grade: 100,
+    service_department_id: null, department_role: null, must_change_password: a.mustChangePassword,
+  }, nowIso(ctx.now));
+}
+
+/**
+ * Sets a new password, ends every session of the account (whoever knew the old password is out)
+ * and lifts a login lockout of its username, so the new password works at once.
+ */
+export async function resetPassword(ctx: AppContext, rawUsername: string, password: string, mustChangePassword: boolean): Promise<UserRow> {
+  const username = rawUsername.trim().toLowerCase();
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  return ctx.db.transaction().execute(async (trx) => {
+    const user = await findUserByUsername(trx, username);
+    if (!user) throw notFound(`用户不存在：${username}`);
+    await updateUser(trx, user.id, { password_hash: passwordHash, must_change_password: mustChangePassword ? 1 : 0, updated_at: nowIso(ctx.now) });
+    await deleteUserSessions(trx, user.id);
+    await clearLoginFailures(trx, username);
+    return user;
+  });
+}
