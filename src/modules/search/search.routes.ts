@@ -74,7 +74,8 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     const body = v2Body(outcome.itemsJson, outcome.count, outcome.debug, Math.round(performance.now() - started));
     return reply.type('application/json; charset=utf-8').send(body);
   };
-  const v2Config = { guard: 'public' as const, rateLimit: searchLimit, failureExtra: { data: {} } };
+  // Served from the in-memory index alone, whoever asks: it keeps answering while the database is away.
+  const v2Config = { guard: 'public' as const, ignoresSession: true, rateLimit: searchLimit, failureExtra: { data: {} } };
   app.get(`${apiRoot}/v2`, { config: v2Config }, search);
   app.post(`${apiRoot}/v2`, { config: v2Config }, search);
 
