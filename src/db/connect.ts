@@ -74,8 +74,12 @@ export function connect(target: DatabaseTarget, opts: { poolSize?: number } = {}
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection (server restart) must not crash the process.
+  // A client losing its connection (server restart, network) reports it as an 'error' event, and
+  // an event nobody listens to ends the process. Idle clients report to the pool; a client in use
+  // (a transaction in progress) reports to itself, besides failing its query. Either way the
+  // request gets its 503 and the pool drops the client once it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', pool, close: () => db.destroy() };
 }

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../src/app.js';
+import { CRASH_POINT_REACHED } from '../../src/crash-point.js';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { GUANGAN_CITY, workbookBytes } from '../../src/modules/importer/import.test-helpers.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../helpers/embedded-postgres.js';
 import { httpClient, type HttpClient } from '../helpers/http-client.js';
+import { multipartBody } from '../helpers/multipart.js';
 import { seedCatalog, type CorpusPermit } from '../helpers/seed-catalog.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { ADMIN_PASSWORD, API, testConfig } from '../helpers/test-app.js';
@@ -15,8 +18,10 @@ import { ADMIN_PASSWORD, API, testConfig } from '../helpers/test-app.js';
 /**
  * PostgreSQL stopped under a running server process and started again: requests that need the
  * database answer a 503 envelope, /healthz says so, the search keeps answering from the in-memory
- * index, and afterwards everything works again without restarting the service. A PostgreSQL server
- * of its own, since stopping the shared one would break every other suite.
+ * index, and afterwards everything works again without restarting the service. A write stands
+ * inside its open transaction when the server goes (held there by the import-commit crash point):
+ * the broken connection it holds must not bring the process down. A PostgreSQL server of its own,
+ * since stopping the shared one would break every other suite.
  */
 
 const UNAVAILABLE = { success: false, message: '数据库暂时不可用，请稍后重试' };
@@ -41,7 +46,7 @@ describe.skipIf(!inject('pgAdminUrl'))('PostgreSQL going away and coming back', 
     const seed = await seedCatalog(dbh.db, { regions: ['511602'], maxPermitsPerRegion: 40 });
     permits = seed.seeded.filter((p) => p.themes.length > 0).map((p) => ({ ...p, id: seed.permits.get(p.key)! }));
     await dbh.close();
-    srv = await startServer({ DATABASE_URL: url, DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_DATA: '0' });
+    srv = await startServer({ DATABASE_URL: url, DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_DATA: '0', LAWRISK_CRASH_POINT: 'import-commit' });
     api = httpClient(srv.base);
   });
   afterAll(async () => {
@@ -61,6 +66,12 @@ describe.skipIf(!inject('pgAdminUrl'))('PostgreSQL going away and coming back', 
     const cookie = await api.login('admin', ADMIN_PASSWORD);
     const [first, second, third] = permits;
     expect(await searchIds(first.name)).toContain(String(first.id));
+    const upload = await api.call('POST', '/admin/permit-import/upload', {
+      cookie, raw: multipartBody({}, { file: { filename: GUANGAN_CITY, content: workbookBytes(GUANGAN_CITY) } }),
+    });
+    expect(upload.status).toBe(200);
+    const inFlight = api.call('POST', '/admin/permit-import/commit', { cookie, json: { session_id: upload.body.data.session_id } }).catch(() => null);
+    await srv.waitForOutput(`${CRASH_POINT_REACHED} import-commit`);
 
     await server.stop();
 
@@ -98,6 +109,7 @@ describe.skipIf(!inject('pgAdminUrl'))('PostgreSQL going away and coming back', 
     const deadline = Date.now() + 5000;
     while ((await searchIds(third.name)).includes(String(third.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await searchIds(third.name)).not.toContain(String(third.id));
-    expect(srv.child.exitCode).toBeNull(); // the same process throughout
+    expect(srv.child.exitCode, srv.output()).toBeNull(); // the same process throughout
+    void inFlight; // held at the crash point for good; ends with the process
   });
 });
