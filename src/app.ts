@@ -91,6 +91,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     readDb: readDbh?.db ?? dbh.db,
     log: app.log,
     now: opts.now ?? Date.now,
+    instanceId: randomUUID(),
     onDataChanged: [],
   };
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { crashPoint } from './crash-point.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { DB } from './db/database.js';
 
@@ -16,7 +17,9 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Milliseconds since the epoch; replaced in tests that need to move time. */
   now: () => number;
-  /** Hooks run after any change of searchable data (wired by the search module). */
+  /** This process among the instances sharing the database: the origin of its change-feed entries. */
+  instanceId: string;
+  /** Hooks run after any committed change of searchable data (wired by the search module). */
   onDataChanged: Array<(change: DataChange) => void | Promise<void>>;
 }
 
@@ -24,8 +27,13 @@ export type DataChange =
   | { kind: 'permits'; permitIds: number[] }
   | { kind: 'all' };
 
-/** Tells every listener (search index, other instances) that data changed. Never throws. */
+/**
+ * Tells this instance's listeners (its search index) that committed data changed. Never throws.
+ * Other instances learn of it from the change-feed entry committed with the data
+ * (modules/changes/change-transaction.ts).
+ */
 export async function dataChanged(ctx: AppContext, change: DataChange): Promise<void> {
+  await crashPoint('data-changed');
   for (const listener of ctx.onDataChanged) {
     try {
       await listener(change);

@@ -4,7 +4,7 @@ import { loadConfig, type Config, type LogLevel } from '../config.js';
 import type { AppContext, DataChange } from '../context.js';
 import { connect } from '../db/connect.js';
 import { pendingMigrations } from '../db/migrate.js';
-import { ChangeFeed } from '../modules/changes/change-feed.js';
+import { recordChange } from '../modules/changes/change-feed.js';
 import { CliError, EXIT } from './errors.js';
 import type { CliIo } from './io.js';
 import { cliLogger } from './logger.js';
@@ -65,15 +65,14 @@ export async function openSession(io: CliIo, opts: OpenOptions = {}): Promise<Cl
     log: cliLogger(io.stderr, logLevel),
     now: Date.now,
     onDataChanged: [],
+    // Services write their changes to the feed themselves, in their own transactions.
+    instanceId: `cli:${randomUUID()}`,
   };
-  const feed = new ChangeFeed(ctx, `cli:${randomUUID()}`);
-  // Services announce their own changes (an import's permits, a restore) through dataChanged.
-  ctx.onDataChanged.push((change) => feed.record(change));
   return {
     config,
     ctx,
     operator: cliOperator(io.env),
-    announce: (change) => feed.record(change),
+    announce: (change) => ctx.db.transaction().execute((trx) => recordChange(ctx, trx, change)),
     close: () => dbh.close(),
   };
 }

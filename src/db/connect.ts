@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './database.js';
 
@@ -29,15 +29,43 @@ export function openSqlite(path: string): SqliteDatabase.Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // NORMAL is durable in WAL mode against application crashes (only an OS crash can lose the last commits).
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: every commit is on the disk before it is acknowledged, so it survives a power cut, an
+  // operating-system crash or a disk the kernel takes read-only, not only a process crash (NORMAL
+  // would lose the commits since the last checkpoint there). About 1 ms per commit; only
+  // administration writes, never searches (docs/reliability.md).
+  sqlite.pragma('synchronous = FULL');
   return sqlite;
+}
+
+/**
+ * SQLite ends a transaction by itself on some errors (a full disk, a failed write): Kysely's
+ * ROLLBACK then fails with "no transaction is active" and would replace the real error, which
+ * is what the user must be told about (src/http/db-errors.ts). Rolls back only an open transaction.
+ */
+class SqliteDriverKeepingErrors extends SqliteDriver {
+  constructor(private readonly sqlite: SqliteDatabase.Database) {
+    super({ database: sqlite });
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
+  }
+}
+
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(private readonly sqlite: SqliteDatabase.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new SqliteDriverKeepingErrors(this.sqlite);
+  }
 }
 
 export function connect(target: DatabaseTarget, opts: { poolSize?: number } = {}): DatabaseHandle {
   if (target.kind === 'sqlite') {
     const sqlite = openSqlite(target.path);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite) });
     return { db, kind: 'sqlite', sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -46,8 +74,12 @@ export function connect(target: DatabaseTarget, opts: { poolSize?: number } = {}
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection (server restart) must not crash the process.
+  // A client losing its connection (server restart, network) reports it as an 'error' event, and
+  // an event nobody listens to ends the process. Idle clients report to the pool; a client in use
+  // (a transaction in progress) reports to itself, besides failing its query. Either way the
+  // request gets its 503 and the pool drops the client once it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', pool, close: () => db.destroy() };
 }

@@ -20,6 +20,8 @@ export interface ServerProcess {
   port: number;
   base: string;
   output(): string;
+  /** Resolves once the process has printed `text` (stdout or stderr); fails if it exits first or after `ms`. */
+  waitForOutput(text: string, ms?: number): Promise<void>;
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -50,6 +52,14 @@ export async function startServer(
   const proc: ServerProcess = {
     child, port, base, exited,
     output: () => out,
+    async waitForOutput(text, ms = 30_000) {
+      const deadline = Date.now() + ms;
+      while (!out.includes(text)) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited before printing "${text}": ${out}`);
+        if (Date.now() > deadline) throw new Error(`server did not print "${text}" within ${ms} ms: ${out}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
       return exited;

@@ -21,7 +21,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export function testConfig(database: TestDatabase, env: Record<string, string> = {}): Config {
+export function testConfig(database: Pick<TestDatabase, 'url' | 'dataDir'>, env: Record<string, string> = {}): Config {
   return loadConfig({
     DATABASE_URL: database.url,
     DATA_DIR: database.dataDir,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DB } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
+import { mapDatabaseError } from '../../http/db-errors.js';
 import { AppError, tooMany } from '../../http/errors.js';
 import {
   clearLoginFailures, deleteIdleSessions, deleteSession, findSession, insertSession,
@@ -94,13 +95,26 @@ export async function resolveSession(db: DB, token: string, now: number): Promis
   if (!session) return null;
   const lastSeen = Date.parse(session.last_seen_at);
   if (now - lastSeen > SESSION_IDLE_MS) {
-    await deleteSession(db, id);
+    await bestEffort(deleteSession(db, id));
     return null;
   }
   const user = await loadCurrentUser(db, session.user_id);
   if (!user) return null;
-  if (now - lastSeen > TOUCH_INTERVAL_MS) await touchSession(db, id, nowIso(() => now));
+  if (now - lastSeen > TOUCH_INTERVAL_MS) await bestEffort(touchSession(db, id, nowIso(() => now)));
   return { user, id };
+}
+
+/**
+ * Session bookkeeping a read does on the side: a database that cannot take writes just now (a
+ * full or read-only disk) must not turn every logged-in read into a failure. A later request
+ * writes it again; any other error still fails the request.
+ */
+async function bestEffort(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (err) {
+    if (mapDatabaseError(err)?.status !== 503) throw err;
+  }
 }
 
 /** Housekeeping: drops sessions idle for longer than the expiry. */

@@ -6,6 +6,13 @@ import { resolveSession, SESSION_IDLE_MS } from './auth.service.js';
 export const SESSION_COOKIE = 'lawrisk_sid';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers every caller alike (the search): its session cookie is not looked up, which
+     * saves two queries per request and keeps it answering while the database is away.
+     */
+    ignoresSession?: boolean;
+  }
   interface FastifyRequest {
     user: CurrentUser | null;
     /** The raw session token from the cookie, when it named a live session. */
@@ -39,7 +46,7 @@ export function registerSessionResolver(app: FastifyInstance, ctx: AppContext): 
   app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (req) => {
     const token = sessionTokenOf(req);
-    if (!token) return;
+    if (!token || req.routeOptions.config?.ignoresSession) return;
     const resolved = await resolveSession(ctx.db, token, ctx.now());
     if (resolved) {
       req.user = resolved.user;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { seedCatalog, type SeedResult } from '../../../test/helpers/seed-catalog.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { FEED_REBUILD_AFTER_MS } from './change-feed.js';
 
 const THEMED = '511603:511A33038003'; // 举办高危险性体育赛事活动许可（县级）, theme 举办大型活动
 
@@ -59,5 +60,25 @@ describe.each(testDialects())('search freshness across instances on %s', (dialec
       const names = body.data.risk_subject.flatMap((s: { themes: { name: string }[] }) => s.themes.map((x) => x.name));
       return names.includes('开办网吧（互联网上网服务）') ? true : undefined;
     });
+  });
+
+  it('rebuilds an instance that was cut off from the feed longer than its entries are kept', async () => {
+    let clock = Date.now();
+    const away = (await t.reopen({ now: () => clock })).app;
+    const chosen = seed.seeded.find((p) => p.region_code === '511603' && p.themes.length > 0 && p.key !== THEMED)!;
+    const id = String(seed.permits.get(chosen.key));
+    expect(await ids(away, chosen.name)).toContain(id);
+
+    // Cut off: the instance reads nothing while the permit is deleted and its feed entry pruned.
+    away.changeFeed.stop();
+    const del = await t.app.inject({
+      method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin },
+    });
+    expect(del.statusCode).toBe(200);
+    await t.dbh.db.deleteFrom('data_changes').execute();
+    clock += FEED_REBUILD_AFTER_MS + 1000;
+
+    away.changeFeed.start((change) => away.searchIndex.apply(change));
+    await within(2000, async () => ((await ids(away, chosen.name)).includes(id) ? undefined : true));
   });
 });

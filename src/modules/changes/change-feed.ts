@@ -1,44 +1,81 @@
+import { sql } from 'kysely';
 import type { AppContext, DataChange } from '../../context.js';
+import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
+import type { RawConnection } from '../checkpoints/raw-connection.js';
 
 /** How often an instance looks for other instances' changes: well inside the 1 s freshness promise. */
 export const FEED_POLL_MS = 250;
 /** Feed entries older than this are pruned; an instance that was away longer rebuilds fully. */
 const FEED_KEEP_MS = 60 * 60 * 1000;
+/**
+ * An instance that could not read the feed for this long (its database connection was lost, the
+ * process was suspended) may have missed entries other instances have pruned since: it rebuilds
+ * its index rather than trust the feed. Half the retention, so clocks that differ between
+ * instances do not matter.
+ */
+export const FEED_REBUILD_AFTER_MS = FEED_KEEP_MS / 2;
 const PRUNE_EVERY_MS = 5 * 60 * 1000;
 
+/**
+ * PostgreSQL transaction lock held from writing a feed entry until its commit. Entries are then
+ * numbered in commit order: a poller never sees a later entry while an earlier one can still
+ * commit, so moving past an id never skips a change (SQLite's single writer gives the same).
+ */
+const FEED_LOCK = 0x1a3c_4b02;
+
 export type ChangeHandler = (change: DataChange) => Promise<void>;
+
+function feedEntry(ctx: AppContext, change: DataChange) {
+  return {
+    origin: ctx.instanceId,
+    kind: change.kind,
+    permit_ids: change.kind === 'permits' ? JSON.stringify(change.permitIds) : null,
+    created_at: nowIso(ctx.now),
+  };
+}
+
+/**
+ * Writes a change into the feed inside the transaction that makes it, as its last statement: the
+ * entry commits or vanishes with the data, so no crash between the commit and the announcement
+ * can leave the other instances' search indexes behind.
+ */
+export async function recordChange(ctx: AppContext, trx: Executor, change: DataChange): Promise<void> {
+  if (ctx.dbh.kind === 'postgres') await sql`select pg_advisory_xact_lock(${FEED_LOCK})`.execute(trx);
+  await trx.insertInto('data_changes').values(feedEntry(ctx, change)).execute();
+}
+
+/** recordChange for the checkpoint restore, which runs its transaction on a raw connection. */
+export async function recordChangeRaw(ctx: AppContext, conn: RawConnection, change: DataChange): Promise<void> {
+  if (conn.kind === 'postgres') await conn.rows('select pg_advisory_xact_lock(?)', [FEED_LOCK]);
+  const e = feedEntry(ctx, change);
+  await conn.run('insert into data_changes (origin, kind, permit_ids, created_at) values (?, ?, ?, ?)', [
+    e.origin, e.kind, e.permit_ids, e.created_at,
+  ]);
+}
 
 /**
  * The feed of committed data changes shared through the database, so that every instance on one
  * PostgreSQL database (or processes on one SQLite file, such as the command line next to the
- * server) keeps its search index fresh. Each instance records its own changes and polls for the
- * others'. Polling (one indexed query per interval) works the same on both databases.
+ * server) keeps its search index fresh. Each write records its change in its own transaction
+ * (recordChange); each instance polls for the others'. Polling (one indexed query per interval)
+ * works the same on both databases.
  */
 export class ChangeFeed {
   private lastSeen = 0;
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
   private lastPrune = 0;
+  /** When the feed was last read successfully. */
+  private lastRead = 0;
 
-  constructor(private readonly ctx: AppContext, private readonly origin: string) {}
+  constructor(private readonly ctx: AppContext) {}
 
   /** Remembers where the feed stands; call before loading state, so no later change is missed. */
   async mark(): Promise<void> {
     const r = await this.ctx.db.selectFrom('data_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
     this.lastSeen = Number(r?.id ?? 0);
-  }
-
-  async record(change: DataChange): Promise<void> {
-    await this.ctx.db
-      .insertInto('data_changes')
-      .values({
-        origin: this.origin,
-        kind: change.kind,
-        permit_ids: change.kind === 'permits' ? JSON.stringify(change.permitIds) : null,
-        created_at: nowIso(this.ctx.now),
-      })
-      .execute();
+    this.lastRead = this.ctx.now();
   }
 
   start(handler: ChangeHandler): void {
@@ -63,8 +100,10 @@ export class ChangeFeed {
         .orderBy('id')
         .limit(500)
         .execute();
+      if (this.ctx.now() - this.lastRead > FEED_REBUILD_AFTER_MS) await handler({ kind: 'all' });
+      this.lastRead = this.ctx.now();
       for (const row of rows) {
-        if (row.origin !== this.origin) {
+        if (row.origin !== this.ctx.instanceId) {
           await handler(row.kind === 'all' ? { kind: 'all' } : { kind: 'permits', permitIds: JSON.parse(row.permit_ids ?? '[]') });
         }
         this.lastSeen = row.id;

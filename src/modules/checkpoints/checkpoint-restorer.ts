@@ -1,3 +1,4 @@
+import { crashPoint } from '../../crash-point.js';
 import { notFound } from '../../http/errors.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import type { TableStat } from './checkpoint-writer.js';
@@ -64,12 +65,18 @@ async function emptyTables(conn: RawConnection): Promise<void> {
 
 /**
  * Replaces every covered table's rows by the checkpoint's, in one transaction: all or nothing.
+ * `beforeCommit` runs last inside it (the change-feed entry that must commit with the data).
  * Throws RestoreCheckFailed when the stored data does not check out; anything else is an exception.
  * Foreign keys are checked once after the load (deferred-foreign-keys.ts): on SQLite they are
  * switched off for the transaction, which can only be done outside one, and emptying the tables
  * becomes a truncation; on PostgreSQL they are dropped and added back inside it.
  */
-export async function restoreCheckpointData(conn: RawConnection, checkpointId: number, batchSize: number): Promise<RestoredTable[]> {
+export async function restoreCheckpointData(
+  conn: RawConnection,
+  checkpointId: number,
+  batchSize: number,
+  beforeCommit: () => Promise<void> = async () => {},
+): Promise<RestoredTable[]> {
   if (conn.kind === 'sqlite') await conn.run('pragma foreign_keys = off');
   try {
     return await conn.transaction('write', async () => {
@@ -83,12 +90,14 @@ export async function restoreCheckpointData(conn: RawConnection, checkpointId: n
         const live = await liveColumns(conn, table.name);
         restored.push({ table: table.name, rows: await restoreTable(conn, checkpointId, table, live, expected, batchSize) });
       }
+      await crashPoint('checkpoint-restore');
       await restoreKeptSessions(conn, sessions);
       if (conn.kind === 'sqlite') await checkSqliteForeignKeys(conn);
       else {
         await restorePostgresForeignKeys(conn, dropped);
         await advanceSequences(conn);
       }
+      await beforeCommit();
       return restored;
     });
   } finally {

@@ -1,6 +1,7 @@
 import { dataChanged, type AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { recordChangeRaw } from '../changes/change-feed.js';
 import { restoreCheckpointData, RestoreCheckFailed, type RestoredTable } from './checkpoint-restorer.js';
 import { writeCheckpoint, type CheckpointKind, type TableStat } from './checkpoint-writer.js';
 import { deleteCheckpointRow, findCheckpointRow, listCheckpointRows, type CheckpointRow } from './checkpoints.repository.js';
@@ -101,7 +102,7 @@ export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: Re
       if (opts.autoBackup) {
         backupId = await snapshot(ctx, conn, `Auto backup before restoring checkpoint ${id}`, opts.operator, 'auto_backup');
       }
-      return restoreCheckpointData(conn, id, opts.batchSize);
+      return restoreCheckpointData(conn, id, opts.batchSize, () => recordChangeRaw(ctx, conn, { kind: 'all' }));
     });
   } catch (err) {
     if (!(err instanceof AppError)) ctx.log.error({ err, checkpointId: id }, 'checkpoint restore failed');

@@ -1,3 +1,4 @@
+import { crashPoint } from '../../crash-point.js';
 import type { Executor } from '../../db/database.js';
 import { ensureApprovalDepartmentIds } from '../approval-departments/approval-departments.repository.js';
 import { insertRegion } from '../regions/regions.repository.js';
@@ -98,6 +99,7 @@ export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyO
   );
   const idOf = (p: PlannedPermit) => p.existing?.id ?? newIds.get(p.key)!;
   for (const p of changed) await updatePermit(trx, p.existing!.id, p.fields, fileId, o.now);
+  await crashPoint('import-commit');
   await linkPermitsToFile(trx, unchanged.map(idOf), fileId);
 
   const risksReplaced = changed.filter((p) => p.changedFields.includes('risks'));

@@ -1,7 +1,8 @@
-import { dataChanged, type AppContext } from '../../context.js';
+import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
+import { writeChange } from '../changes/change-transaction.js';
 import { applyImportPlan } from './apply-plan.js';
 import type { CommitRequest } from './commit-input.js';
 import type { ImportPlan, PlanOptions, SheetCounts } from './import-plan.types.js';
@@ -71,20 +72,23 @@ const sheetCountsOf = (plan: ImportPlan) => plan.sheets.map((s) => ({ sheet: s.s
 
 /**
  * Commit step: recomputes the plan inside one transaction (so it matches the database it is
- * written to), refuses it while errors remain, applies it all or nothing, then tells the search
- * index which permits changed.
+ * written to), refuses it while errors remain, applies it all or nothing, and tells the search
+ * indexes which permits changed.
  */
 export async function commitImport(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitResult> {
   const { session, workbook, options, wholeWorkbook } = await commitInputs(ctx, user, req);
   const now = nowIso(ctx.now);
-  const { plan, outcome } = await ctx.db.transaction().execute(async (trx) => {
-    const { plan } = await planSession(trx, user, session, workbook, options);
-    assertCommittable(plan);
-    const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
-    const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
-    return { plan, outcome };
-  });
-  if (outcome.touchedPermitIds.length > 0) await dataChanged(ctx, { kind: 'permits', permitIds: outcome.touchedPermitIds });
+  const { plan, outcome } = await writeChange(
+    ctx,
+    async (trx) => {
+      const { plan } = await planSession(trx, user, session, workbook, options);
+      assertCommittable(plan);
+      const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
+      const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
+      return { plan, outcome };
+    },
+    ({ outcome }) => (outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds } : null),
+  );
   const named = (rows: Array<{ id: number; name: string }>) => rows.map((r) => ({ id: String(r.id), name: r.name }));
   return {
     session_id: session.id,

@@ -1,7 +1,9 @@
-import { dataChanged, type AppContext } from '../../context.js';
+import type { AppContext } from '../../context.js';
+import { crashPoint } from '../../crash-point.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { RegionScope } from '../auth/data-scope.js';
+import { writeChange } from '../changes/change-transaction.js';
 import { requireRegionForChange } from '../regions/regions.service.js';
 import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
 import { findPermitByToken, matchTheme, PERMIT_NOT_FOUND, permitThemeRefs } from './permit-lookup.js';
@@ -34,7 +36,7 @@ export const NO_THEME_MESSAGE = '未找到许可所属主题,无法删除';
 export async function deletePermit(ctx: AppContext, scope: RegionScope, req: DeletePermitRequest): Promise<DeletePermitResult> {
   if (!req.region || !req.permit) throw badRequest('region_id 和 permit_id 均为必填');
   const { region, permit } = req;
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  return writeChange(ctx, async (trx) => {
     const regionRow = await requireRegionForChange(trx, region, scope);
     const row = await findPermitByToken(trx, regionRow.id, permit);
     if (!row) throw notFound(PERMIT_NOT_FOUND);
@@ -47,6 +49,7 @@ export async function deletePermit(ctx: AppContext, scope: RegionScope, req: Del
       reason: 'delete', editedBy: req.editedBy, changeSummary: req.changeSummary, permitIds: [row.id], now: nowIso(ctx.now),
     });
     const batch = await trx.selectFrom('snapshot_batches').select('risk_count').where('id', '=', batchId!).executeTakeFirstOrThrow();
+    await crashPoint('permit-delete');
     if (!(await deletePermitRow(trx, row.id))) throw notFound(PERMIT_NOT_FOUND);
     return {
       deleted: true as const,
@@ -57,7 +60,5 @@ export async function deletePermit(ctx: AppContext, scope: RegionScope, req: Del
       snapshot_batch_id: String(batchId),
       risk_count: batch.risk_count,
     };
-  });
-  await dataChanged(ctx, { kind: 'permits', permitIds: [Number(result.permit_id)] });
-  return result;
+  }, (result) => ({ kind: 'permits', permitIds: [Number(result.permit_id)] }));
 }

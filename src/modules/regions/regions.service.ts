@@ -1,8 +1,9 @@
-import { dataChanged, type AppContext } from '../../context.js';
+import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { assertInScope, inScope, type RegionScope } from '../auth/data-scope.js';
+import { EVERYTHING, writeChange } from '../changes/change-transaction.js';
 import {
   deleteRegionRow, findRegionById, findRegionByToken, findRegionClash, insertRegion, listRegionsWithUsage, presentRegion,
   updateRegionRow, type RegionRow,
@@ -60,11 +61,10 @@ async function assertUnique(db: Executor, v: { name?: string; code?: string | nu
 export async function createRegion(ctx: AppContext, input: RegionInput) {
   const name = checkName(input.name);
   const code = checkCode(input.code);
-  const region = await ctx.db.transaction().execute(async (trx) => {
+  const region = await writeChange(ctx, async (trx) => {
     await assertUnique(trx, { name, code }, null);
     return insertRegion(trx, { name, code, created_at: nowIso(ctx.now) });
-  });
-  await dataChanged(ctx, { kind: 'all' });
+  }, () => EVERYTHING);
   return presentRegion(region);
 }
 
@@ -80,18 +80,17 @@ export async function updateRegion(ctx: AppContext, id: number | null, input: Re
   const patch: { name?: string; code?: string | null } = {};
   if (input.name !== undefined) patch.name = checkName(input.name);
   if (input.code !== undefined) patch.code = checkCode(input.code);
-  const region = await ctx.db.transaction().execute(async (trx) => {
+  const region = await writeChange(ctx, async (trx) => {
     const current = await requireRegionById(trx, id);
     await assertUnique(trx, patch, current.id);
     return updateRegionRow(trx, current.id, patch);
-  });
-  await dataChanged(ctx, { kind: 'all' });
+  }, () => EVERYTHING);
   return presentRegion(region);
 }
 
 /** Deletes a region nothing uses any more (its theme options go with it). */
 export async function deleteRegion(ctx: AppContext, id: number | null) {
-  const deleted = await ctx.db.transaction().execute(async (trx) => {
+  const deleted = await writeChange(ctx, async (trx) => {
     const region = await requireRegionById(trx, id);
     const [usage] = await listRegionsWithUsage(trx, [region.id]);
     if (usage.permit_count > 0) throw badRequest(`区域“${region.name}”下仍有 ${usage.permit_count} 个许可事项，无法删除`);
@@ -100,7 +99,6 @@ export async function deleteRegion(ctx: AppContext, id: number | null) {
     }
     await deleteRegionRow(trx, region.id);
     return region;
-  });
-  await dataChanged(ctx, { kind: 'all' });
+  }, () => EVERYTHING);
   return { deleted: true, region: presentRegion(deleted) };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ChangeFeed } from '../changes/change-feed.js';
@@ -19,16 +18,14 @@ declare module 'fastify' {
  */
 export async function registerSearchModule(app: FastifyInstance, ctx: AppContext, warmUp: boolean): Promise<void> {
   const holder = new SearchIndexHolder(ctx);
-  const feed = new ChangeFeed(ctx, randomUUID());
+  const feed = new ChangeFeed(ctx);
   app.decorate('searchIndex', holder);
   app.decorate('changeFeed', feed);
   await feed.mark();
   if (warmUp) SearchIndex.warmUp();
   await holder.rebuild(ctx.readDb);
-  ctx.onDataChanged.push(async (change) => {
-    await holder.apply(change);
-    await feed.record(change);
-  });
+  // This instance's own changes, once committed (their feed entries were written with them).
+  ctx.onDataChanged.push((change) => holder.apply(change));
   feed.start((change) => holder.apply(change));
   app.addHook('onClose', async () => feed.stop());
   registerSearchRoutes(app, ctx, holder);

@@ -51,8 +51,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     const body = answerBody(outcome.count, outcome.tail, Math.round(performance.now() - started));
     return reply.type('application/json; charset=utf-8').send(body);
   };
+  // Served from the in-memory index alone, whoever asks: it keeps answering while the database is away.
   const v2Options = {
-    config: { guard: 'public' as const, failureExtra: { data: {} } },
+    config: { guard: 'public' as const, ignoresSession: true, failureExtra: { data: {} } },
     ...(searchLimiter ? { onRequest: searchLimiter } : {}),
   };
   app.get(`${apiRoot}/v2`, v2Options, search);

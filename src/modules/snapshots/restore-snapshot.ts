@@ -1,8 +1,9 @@
-import { dataChanged, type AppContext } from '../../context.js';
+import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { assertInScope, inScope, type RegionScope } from '../auth/data-scope.js';
+import { writeChange } from '../changes/change-transaction.js';
 import { ensureApprovalDepartmentIds } from '../approval-departments/approval-departments.repository.js';
 import { findCodeHolder, findPermitById, replacePermitLinks, writePermitRecord } from '../permits/permits.repository.js';
 import { findRegionById } from '../regions/regions.repository.js';
@@ -50,7 +51,7 @@ export async function restoreSnapshotBatch(
   batchId: number | null,
   req: { editedBy: string; changeSummary: string | null },
 ): Promise<RestoreResult> {
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  return writeChange(ctx, async (trx) => {
     const batch = batchId === null ? undefined : await findSnapshotBatch(trx, batchId);
     if (!batch) throw notFound(BATCH_NOT_FOUND);
     const entries = await listBatchPermits(trx, batch.id);
@@ -74,7 +75,5 @@ export async function restoreSnapshotBatch(
       new_snapshot_batch_id: saved === null ? null : String(saved),
       risk_count: riskCount,
     };
-  });
-  await dataChanged(ctx, { kind: 'permits', permitIds: result.restored_permits.map(Number) });
-  return result;
+  }, (result) => ({ kind: 'permits', permitIds: result.restored_permits.map(Number) }));
 }

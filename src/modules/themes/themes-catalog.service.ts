@@ -1,4 +1,5 @@
-import { dataChanged, type AppContext } from '../../context.js';
+import type { AppContext } from '../../context.js';
+import { EVERYTHING, writeChange } from '../changes/change-transaction.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -36,40 +37,35 @@ async function assertNameFree(db: Executor, name: string, exceptId: number | nul
 
 export async function createTheme(ctx: AppContext, rawName: string | undefined): Promise<ThemeRow> {
   const name = checkName(rawName);
-  const theme = await ctx.db.transaction().execute(async (trx) => {
+  return writeChange(ctx, async (trx) => {
     await assertNameFree(trx, name, null);
     return insertTheme(trx, name, nowIso(ctx.now));
-  });
-  await dataChanged(ctx, { kind: 'all' });
-  return theme;
+  }, () => EVERYTHING);
 }
 
 export async function renameTheme(ctx: AppContext, rawId: string, rawName: string | undefined) {
   const name = checkName(rawName);
   const id = parseId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  return writeChange(ctx, async (trx) => {
     const before = await findThemeById(trx, id);
     if (!before) throw notFound(NOT_FOUND);
     await assertNameFree(trx, name, id);
     await renameThemeRow(trx, id, name);
     return { theme: { ...before, name }, previousName: before.name };
-  });
-  await dataChanged(ctx, { kind: 'all' });
-  return result;
+  }, () => EVERYTHING);
 }
 
 /** Removes a theme, its region associations and its permit links; 404 when nothing was deleted. */
 export async function deleteTheme(ctx: AppContext, rawId: string) {
   const id = parseId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await writeChange(ctx, async (trx) => {
     const theme = await findThemeById(trx, id);
     const removed = await deleteThemeRow(trx, id);
     return { theme, ...removed };
-  });
+  }, (r) => (r.deleted && r.theme ? EVERYTHING : null));
   if (!result.deleted || !result.theme) throw notFound(NOT_FOUND);
-  await dataChanged(ctx, { kind: 'all' });
   return {
     deleted: true,
     theme: presentTheme(result.theme),
