@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
-import { findUserByUsername, insertUser } from '../users/users.repository.js';
+import { findUserByUsername, insertUserIfAbsent } from '../users/users.repository.js';
 import { hashPassword } from './password.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
@@ -24,7 +24,9 @@ export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
   const generated = config.adminPassword === null;
   const password = config.adminPassword ?? randomBytes(12).toString('base64url');
   const now = nowIso(ctx.now);
-  await insertUser(db, {
+  // Instances starting together on a new database race to this point: one inserts, the others
+  // find the name taken and leave it (no second password is printed or written).
+  const created = await insertUserIfAbsent(db, {
     username: config.adminUsername,
     password_hash: await hashPassword(password),
     display_name: '超级管理员',
@@ -38,6 +40,7 @@ export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
     updated_at: now,
     last_login_at: null,
   });
+  if (!created) return;
   if (!generated) {
     ctx.log.info(`created the default administrator "${config.adminUsername}" with the password from ADMIN_PASSWORD`);
     return;

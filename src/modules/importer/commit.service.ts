@@ -1,4 +1,5 @@
 import { dataChanged, type AppContext } from '../../context.js';
+import { catalogueTransaction } from '../../db/catalogue-lock.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
@@ -56,23 +57,26 @@ export interface CommitResult {
 }
 
 /**
- * Commit step: recomputes the plan inside one transaction (so it matches the database it is
- * written to), refuses it while errors remain, applies it all or nothing, then tells the search
- * index which permits changed.
+ * Commit step: recomputes the plan inside one transaction that holds the catalogue lock (so it
+ * matches the database it is written to, even when another instance committed a moment before),
+ * refuses it while errors remain, applies it all or nothing, then tells the search index which
+ * permits changed.
  */
 export async function commitImport(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitResult> {
   const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
   const workbook = parsedOf(session);
   const sheets = chooseSheets(workbook, req);
   const now = nowIso(ctx.now);
-  const { plan, outcome } = await ctx.db.transaction().execute(async (trx) => {
-    const options = { sheets, overrides: req.overrides, themeBindings: req.themeBindings };
-    const { plan } = await planSession(trx, user, session, workbook, options);
-    assertCommittable(plan);
-    const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
-    const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now });
-    return { plan, outcome };
-  });
+  const { plan, outcome } = await ctx.metrics.time('import_commit', () =>
+    catalogueTransaction(ctx.db, async (trx) => {
+      const options = { sheets, overrides: req.overrides, themeBindings: req.themeBindings };
+      const { plan } = await planSession(trx, user, session, workbook, options);
+      assertCommittable(plan);
+      const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
+      const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now });
+      return { plan, outcome };
+    }),
+  );
   if (outcome.touchedPermitIds.length > 0) await dataChanged(ctx, { kind: 'permits', permitIds: outcome.touchedPermitIds });
   const named = (rows: Array<{ id: number; name: string }>) => rows.map((r) => ({ id: String(r.id), name: r.name }));
   return {

@@ -1,4 +1,5 @@
 import { dataChanged, type AppContext } from '../../context.js';
+import { catalogueTransaction } from '../../db/catalogue-lock.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { RegionScope } from '../auth/data-scope.js';
@@ -34,7 +35,7 @@ export const NO_THEME_MESSAGE = '未找到许可所属主题,无法删除';
 export async function deletePermit(ctx: AppContext, scope: RegionScope, req: DeletePermitRequest): Promise<DeletePermitResult> {
   if (!req.region || !req.permit) throw badRequest('region_id 和 permit_id 均为必填');
   const { region, permit } = req;
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await catalogueTransaction(ctx.db, async (trx) => {
     const regionRow = await requireRegionForChange(trx, region, scope);
     const row = await findPermitByToken(trx, regionRow.id, permit);
     if (!row) throw notFound(PERMIT_NOT_FOUND);

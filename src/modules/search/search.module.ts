@@ -21,7 +21,8 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   const feed = new ChangeFeed(ctx, randomUUID());
   app.decorate('searchIndex', holder);
   app.decorate('changeFeed', feed);
-  await feed.mark();
+  // The start-up load may come from a read replica: the feed position is read there too.
+  await feed.mark(ctx.readDb);
   await holder.rebuild(ctx.readDb);
   ctx.onDataChanged.push(async (change) => {
     await holder.apply(change);

@@ -15,32 +15,43 @@ export interface SearchOutcome {
   itemsJson: string;
   count: number;
   debug: Record<string, unknown>;
+  /** The answer was reused from the cache. */
+  cached: boolean;
 }
 
 /** Most results the service returns; how many below that is decided by relevance. */
 export const MAX_RESULTS = 20;
+
+/** Runs one search (below) and records its duration for /metrics. */
+export function searchRiskSubjects(ctx: AppContext, holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
+  const started = performance.now();
+  const outcome = runSearch(holder, cache, req);
+  ctx.metrics.searchDuration.observe({ cache: outcome.cached ? 'hit' : 'miss' }, (performance.now() - started) / 1000);
+  return outcome;
+}
 
 /**
  * Runs one search. Region tokens (id, code or name) narrow the search inside the index; tokens
  * that match no region mean "nothing can match" (no_match), not an error. Answers without debug
  * are cached until the index changes.
  */
-export function searchRiskSubjects(_ctx: AppContext, holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
+function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
   const regionIds = req.regions.length > 0 ? matchRegionTokens(holder.regions, req.regions).map((r) => String(r.id)) : null;
   const key = SearchCache.key(req.query, regionIds);
   if (!req.debug) {
     const hit = cache.get(key, holder.version);
-    if (hit) return { itemsJson: hit.json, count: hit.count, debug: {} };
+    if (hit) return { itemsJson: hit.json, count: hit.count, debug: {}, cached: true };
   }
   const index = holder.current;
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
   cache.set(key, holder.version, itemsJson, hits.length);
-  if (!req.debug || !result.debug) return { itemsJson, count: hits.length, debug: {} };
+  if (!req.debug || !result.debug) return { itemsJson, count: hits.length, debug: {}, cached: false };
   return {
     itemsJson,
     count: hits.length,
+    cached: false,
     debug: {
       normalized_query: result.debug.normalizedQuery,
       terms: result.debug.terms,

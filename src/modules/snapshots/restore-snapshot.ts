@@ -1,4 +1,5 @@
 import { dataChanged, type AppContext } from '../../context.js';
+import { catalogueTransaction } from '../../db/catalogue-lock.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -50,7 +51,7 @@ export async function restoreSnapshotBatch(
   batchId: number | null,
   req: { editedBy: string; changeSummary: string | null },
 ): Promise<RestoreResult> {
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await catalogueTransaction(ctx.db, async (trx) => {
     const batch = batchId === null ? undefined : await findSnapshotBatch(trx, batchId);
     if (!batch) throw notFound(BATCH_NOT_FOUND);
     const entries = await listBatchPermits(trx, batch.id);
