@@ -115,7 +115,8 @@ describe.each(testDialects())('GET /metrics on %s', (dialect) => {
     const { app } = await buildApp({ ...t.config, metricsToken: TOKEN }, { dbh, logger: false });
     try {
       const get = (headers: Record<string, string>, remoteAddress = '10.1.2.3') => app.inject({ url: '/metrics', headers, remoteAddress });
-      for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: TOKEN }]) {
+      const refusedHeaders: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: TOKEN }];
+      for (const headers of refusedHeaders) {
         for (const remoteAddress of ['10.1.2.3', '127.0.0.1']) {
           const res = await get(headers, remoteAddress);
           expect([res.statusCode, res.json()]).toEqual([401, { success: false, message: METRICS_TOKEN_REQUIRED }]);
