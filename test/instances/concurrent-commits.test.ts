@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_BUSY } from '../../src/db/catalogue-lock.js';
+import { importer } from '../../src/modules/importer/import.test-helpers.js';
 import { testDialects } from '../helpers/databases.js';
 import { createRegion } from '../helpers/fixtures.js';
 import { expectedContent, generatedPermits, generatedWorkbook, storedContent, within } from '../helpers/instances.js';
-import { multipartBody } from '../helpers/multipart.js';
 import { API, buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -19,13 +19,11 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('concurrent import
   let cookie = '';
 
   const upload = async (app: FastifyInstance, content: Buffer, filename: string) => {
-    const { payload, headers } = multipartBody({}, { file: { filename, content } });
-    const res = await app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie } });
+    const res = await importer({ app }).upload(cookie, content, filename);
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.session_id as string;
   };
-  const commit = (app: FastifyInstance, sessionId: string) =>
-    app.inject({ method: 'POST', url: `${API}/admin/permit-import/commit`, payload: { session_id: sessionId }, headers: { cookie } });
+  const commit = (app: FastifyInstance, sessionId: string) => importer({ app }).commit(cookie, { session_id: sessionId });
   /** The contact a search on `app` shows for the permit with this code in this region. */
   const contactOn = async (app: FastifyInstance, regionId: number, code: string) => {
     const res = await app.inject({ method: 'POST', url: `${API}/v2`, payload: { query: `生成许可事项${code.slice(3)}号`, region: String(regionId) } });

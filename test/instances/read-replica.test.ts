@@ -2,9 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { DatabaseHandle } from '../../src/db/connect.js';
+import { importer } from '../../src/modules/importer/import.test-helpers.js';
 import { createTestDatabase, openMigrated, testDialects, type TestDatabase } from '../helpers/databases.js';
 import { generatedPermits, generatedWorkbook } from '../helpers/instances.js';
-import { multipartBody } from '../helpers/multipart.js';
 import { seedCatalog, type SeedResult } from '../helpers/seed-catalog.js';
 import { API, buildTestApp, cookieOf, testConfig, type TestApp, ADMIN_PASSWORD } from '../helpers/test-app.js';
 
@@ -64,13 +64,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a read replica on
 
     it('keeps search fresh after a write without waiting for the replica: changes are read from the primary', async () => {
       const permits = generatedPermits('primary', 0, 2);
-      const { payload, headers } = multipartBody({}, { file: { filename: '主库.xlsx', content: await generatedWorkbook(permits, '主库新区', '主库主题') } });
-      const up = await t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie } });
-      expect(up.statusCode, up.body).toBe(200);
-      const commit = await t.app.inject({
-        method: 'POST', url: `${API}/admin/permit-import/commit`, payload: { session_id: up.json().data.session_id }, headers: { cookie },
-      });
-      expect(commit.statusCode, commit.body).toBe(200);
+      await importer(t).importFile(cookie, '主库.xlsx', {}, await generatedWorkbook(permits, '主库新区', '主库主题'));
       const res = await t.app.inject({ method: 'POST', url: `${API}/v2`, payload: { query: permits[1].name } });
       expect(res.json().data.risk_subject.map((s: { permit: { code: string } }) => s.permit.code)).toContain(permits[1].code);
     });

@@ -1,9 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importer } from '../../src/modules/importer/import.test-helpers.js';
 import { testDialects } from '../helpers/databases.js';
 import { createRegion } from '../helpers/fixtures.js';
 import { generatedPermits, generatedWorkbook, within } from '../helpers/instances.js';
-import { multipartBody } from '../helpers/multipart.js';
 import { API, buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const REGION = '双实例区';
@@ -25,10 +25,8 @@ describe.each(testDialects())('two instances on one %s database', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data;
   };
-  const upload = async (app: FastifyInstance, cookie: string, content: Buffer, filename: string) => {
-    const { payload, headers } = multipartBody({}, { file: { filename, content } });
-    return ok(await app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie } }));
-  };
+  const upload = async (app: FastifyInstance, cookie: string, content: Buffer, filename: string) =>
+    ok(await importer({ app }).upload(cookie, content, filename));
   /** Codes of the permits a search for `query` on `app` finds in the test region. */
   const found = async (app: FastifyInstance, query: string) => {
     const res = await app.inject({ method: 'POST', url: `${API}/v2`, payload: { query, region: String(regionId) } });

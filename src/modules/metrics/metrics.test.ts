@@ -3,8 +3,8 @@ import { buildApp } from '../../app.js';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { createRegion } from '../../../test/helpers/fixtures.js';
 import { generatedPermits, generatedWorkbook } from '../../../test/helpers/instances.js';
-import { multipartBody } from '../../../test/helpers/multipart.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { importer } from '../importer/import.test-helpers.js';
 import { METRICS_LOCAL_ONLY, METRICS_TOKEN_REQUIRED } from './metrics-access.js';
 
 /** Sum of the samples of `name` whose labels include `labels`; undefined when there is none. */
@@ -37,14 +37,7 @@ describe.each(testDialects())('GET /metrics on %s', (dialect) => {
     t = await buildTestApp(dialect);
     await createRegion(t.dbh.db, '指标区');
     cookie = await t.login();
-    const { payload, headers } = multipartBody({}, {
-      file: { filename: '指标.xlsx', content: await generatedWorkbook(generatedPermits('m', 0, 6), '指标区', '指标主题') },
-    });
-    const up = await t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie } });
-    const commit = await t.app.inject({
-      method: 'POST', url: `${API}/admin/permit-import/commit`, payload: { session_id: up.json().data.session_id }, headers: { cookie },
-    });
-    expect(commit.statusCode, commit.body).toBe(200);
+    await importer(t).importFile(cookie, '指标.xlsx', {}, await generatedWorkbook(generatedPermits('m', 0, 6), '指标区', '指标主题'));
     expect((await t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints`, payload: {}, headers: { cookie } })).statusCode).toBe(200);
   });
   afterAll(async () => t?.close());
