@@ -51,4 +51,22 @@ describe.each(testDialects())('search freshness across instances on %s', (dialec
       return names.includes('开办网吧（互联网上网服务）') ? true : undefined;
     });
   });
+
+  it('rebuilds in full when it could not read the feed for longer than entries are kept', async () => {
+    let away = 0;
+    const late = (await t.reopen({ now: () => Date.now() + away })).app;
+    const permit = seed.seeded.find((p) => p.region_code === '511603' && p.key !== THEMED && p.themes.length > 0)!;
+    const id = String(seed.permits.get(permit.key));
+    expect(await ids(late, permit.name)).toContain(id);
+
+    // The instance stops following (as when its database connection is down) while another
+    // deletes the permit, and the feed entry is pruned before it is back two hours later.
+    late.changeFeed.stop();
+    const del = await t.app.inject({ method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin } });
+    expect(del.statusCode).toBe(200);
+    await t.dbh.db.deleteFrom('data_changes').execute();
+    away = 2 * 60 * 60 * 1000;
+    late.changeFeed.start((change) => late.searchIndex.apply(change));
+    await within(1000, async () => ((await ids(late, permit.name)).includes(id) ? undefined : true));
+  });
 });

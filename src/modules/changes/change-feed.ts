@@ -82,6 +82,8 @@ export class ChangeFeed {
     if (this.polling) return;
     this.polling = true;
     try {
+      // Away (database unreachable) for longer than entries are kept: some may be pruned unseen.
+      const missedSome = this.ctx.now() - this.lastPolledAt > FEED_KEEP_MS;
       const rows = await this.ctx.db
         .selectFrom('data_changes')
         .selectAll()
@@ -89,6 +91,7 @@ export class ChangeFeed {
         .orderBy('id')
         .limit(500)
         .execute();
+      if (missedSome) await handler({ kind: 'all' });
       for (const row of rows) {
         if (row.origin !== this.origin) {
           await handler(row.kind === 'all' ? { kind: 'all' } : { kind: 'permits', permitIds: JSON.parse(row.permit_ids ?? '[]') });
