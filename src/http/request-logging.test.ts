@@ -27,6 +27,7 @@ describe('request logs', () => {
     expect(wrong.statusCode).toBe(401);
     const me = await t.app.inject({ url: `${API}/auth/me`, headers: { cookie, authorization: 'Bearer header-secret-123', 'x-request-id': 'trace-abc-123' } });
     expect(me.statusCode).toBe(200);
+    expect(me.headers['x-request-id']).toBe('trace-abc-123');
     const search = await t.app.inject({ url: `${API}/v2?query=${encodeURIComponent('许可')}&password=query-secret-1&token=query-secret-2` });
     expect(search.statusCode).toBe(200);
 

@@ -56,9 +56,13 @@ export class AccessLogController extends LogController {
 
 /**
  * Every line logged while a request is handled carries its id: services log through ctx.log,
- * which follows the request through this context. Register first, so every later hook and the
- * handler run inside it.
+ * which follows the request through this context. The id is also answered in X-Request-Id, so a
+ * user's report or a proxy's log can be matched with these lines. Register first, so every later
+ * hook and the handler run inside the context.
  */
 export function registerRequestLogContext(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, _reply, done) => requestLog.run(req.log, done));
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    requestLog.run(req.log, done);
+  });
 }
