@@ -34,8 +34,9 @@ async function takeCatalogueLock(trx: Transaction<Database>): Promise<void> {
   const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
   try {
     if (pg) {
-      // lock_timeout is set for this transaction only (set_config(..., true)).
-      await sql`select set_config('lock_timeout', ${`${PG_LOCK_WAIT_MS}ms`}, true), pg_advisory_xact_lock(${CATALOGUE_LOCK})`.execute(trx);
+      // lock_timeout for this transaction only (set_config(..., true)), set before the wait starts.
+      await sql`select set_config('lock_timeout', ${`${PG_LOCK_WAIT_MS}ms`}, true)`.execute(trx);
+      await sql`select pg_advisory_xact_lock(${CATALOGUE_LOCK})`.execute(trx);
     } else {
       await sql`delete from permits where 1 = 0`.execute(trx);
     }
