@@ -39,7 +39,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('concurrent import
   });
   afterAll(async () => t?.close());
 
-  it.each([0, 1, 2])('applies overlapping workbooks as one serial order: no lost update, no duplicate, no mix (round %i)', async (round) => {
+  it.each([0, 1])('applies overlapping workbooks as one serial order: no lost update, no duplicate, no mix (round %i)', async (round) => {
     // A region and a theme of the round's own: both workbooks name the theme, so both plans create it.
     const region = `并发区${round}`;
     const theme = `并发导入主题${round}`;
