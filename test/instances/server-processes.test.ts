@@ -153,7 +153,7 @@ describe('migrations of one new SQLite file by several processes at the same ins
     const dir = mkdtempSync(join(tmpdir(), 'lawrisk-migrate-'));
     try {
       const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'new.db')}` };
-      const children = [1, 2, 3].map(() => spawn(process.execPath, ['--import', 'tsx', 'test/helpers/migrate-process.ts'], { cwd: PROJECT_ROOT, env }));
+      const children = [1, 2].map(() => spawn(process.execPath, ['--import', 'tsx', 'test/helpers/migrate-process.ts'], { cwd: PROJECT_ROOT, env }));
       const runs = children.map((child) => {
         let out = '';
         child.stderr.on('data', (d) => (out += d));
