@@ -13,11 +13,14 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { AccessLogController, currentLogger, registerRequestLogContext } from './http/request-logging.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
 import { registerModuleRoutes } from './modules/routes.js';
 import { prepareImportFiles } from './modules/files/import-template.js';
+import { AppMetrics } from './modules/metrics/app-metrics.js';
+import { registerHttpMetrics, registerMetricsRoute } from './modules/metrics/metrics.routes.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
 
@@ -34,6 +37,8 @@ export interface BuildOptions {
   warmUp?: boolean;
   /** Called for every route as it is registered (the route-matrix test collects the route table with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** Where the default JSON logs go (standard output unless given; tests capture them). */
+  logStream?: { write(line: string): void };
 }
 
 export interface BuiltApp {
@@ -67,11 +72,14 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>) {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const ownsDb = !opts.dbh;
   const dbh = opts.dbh ?? connect(config.database);
-  const readDbh = config.readDatabase && ownsDb ? connect(config.readDatabase) : null;
-  await migrateToLatest(dbh.db);
+  // The read replica is never migrated: it follows the primary.
+  const readDbh = config.readDatabase ? connect(config.readDatabase) : null;
+  await migrateToLatest(dbh);
 
   const app = Fastify({
-    logger: opts.logger ?? loggerOptions(config),
+    logger: opts.logger ?? { ...loggerOptions(config), ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    // One access line per request instead of Fastify's two (request-logging.ts).
+    logController: new AccessLogController(),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: (req) => {
@@ -89,12 +97,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dbh,
     db: dbh.db,
     readDb: readDbh?.db ?? dbh.db,
-    log: app.log,
+    get log() {
+      return currentLogger(app.log);
+    },
+    metrics: new AppMetrics(),
     now: opts.now ?? Date.now,
     instanceId: randomUUID(),
     onDataChanged: [],
   };
 
+  registerRequestLogContext(app);
+  registerHttpMetrics(app, ctx);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: JSON_BODY_LIMIT });
   await app.register(multipart, {
@@ -113,6 +126,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await registerModuleRoutes(app, ctx, { warmUp: opts.warmUp ?? true });
   registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
+  registerMetricsRoute(app, ctx, readDbh);
 
   registerErrorHandler(app);
 

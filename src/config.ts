@@ -20,6 +20,8 @@ export interface Config {
   searchRateLimit: number;
   loginRateLimit: number;
   importMaxBytes: number;
+  /** Bearer token that opens `/metrics` to other hosts; without one it answers loopback scrapes only. */
+  metricsToken: string | null;
 }
 
 export type DatabaseTarget =
@@ -100,6 +102,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters');
   }
 
+  const metricsToken = setting(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16-256 printable characters without spaces');
+  }
+
   // DEMO_DATA defaults on only for an embedded database that does not exist yet.
   const newEmbedded = database.kind === 'sqlite' && (database.path === ':memory:' || !existsSync(database.path));
 
@@ -119,5 +126,6 @@ export function loadConfig(env: Env = process.env): Config {
     searchRateLimit: intSetting(env, 'SEARCH_RATE_LIMIT', 1200, 0, 10_000_000),
     loginRateLimit: intSetting(env, 'LOGIN_RATE_LIMIT', 60, 0, 10_000_000),
     importMaxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    metricsToken,
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { crashPoint } from './crash-point.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { DB } from './db/database.js';
+import type { AppMetrics } from './modules/metrics/app-metrics.js';
 
 /**
  * What services need from the running application, built once by buildApp and passed down
@@ -14,7 +15,10 @@ export interface AppContext {
   db: DB;
   /** Read-only database for search loading and read-only routes (the primary when no replica is set). */
   readDb: DB;
+  /** The current request's logger while a request is handled (its lines carry the request id), else the app's. */
   log: FastifyBaseLogger;
+  /** This instance's metrics, scraped at /metrics. */
+  metrics: AppMetrics;
   /** Milliseconds since the epoch; replaced in tests that need to move time. */
   now: () => number;
   /** This process among the instances sharing the database: the origin of its change-feed entries. */

@@ -5,6 +5,7 @@ import type { AppContext, DataChange } from '../context.js';
 import { connect } from '../db/connect.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { recordChange } from '../modules/changes/change-feed.js';
+import { AppMetrics } from '../modules/metrics/app-metrics.js';
 import { CliError, EXIT } from './errors.js';
 import type { CliIo } from './io.js';
 import { cliLogger } from './logger.js';
@@ -67,6 +68,8 @@ export async function openSession(io: CliIo, opts: OpenOptions = {}): Promise<Cl
     onDataChanged: [],
     // Services write their changes to the feed themselves, in their own transactions.
     instanceId: `cli:${randomUUID()}`,
+    // Durations the services record; a command's own process has no /metrics to show them.
+    metrics: new AppMetrics(),
   };
   return {
     config,

@@ -26,9 +26,11 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export function openSqlite(path: string): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
+  // First: switching to WAL needs a moment of exclusive access, which another process opening
+  // the same new file at the same time may hold.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
   // FULL: every commit is on the disk before it is acknowledged, so it survives a power cut, an
   // operating-system crash or a disk the kernel takes read-only, not only a process crash (NORMAL
   // would lose the commits since the last checkpoint there). About 1 ms per commit; only

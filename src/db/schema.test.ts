@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openMigrated, testDialects, type TestDatabase } from '../../test/helpers/databases.js';
 import type { DatabaseHandle } from './connect.js';
 import { migrateToLatest } from './migrate.js';
+import { migrations } from './migrations/index.js';
 
 interface ColumnInfo {
   table: string;
@@ -65,7 +66,24 @@ describe('migrations', () => {
   });
 
   it('are idempotent: running them again changes nothing', async () => {
-    for (const h of handles) expect(await migrateToLatest(h.db)).toEqual([]);
+    for (const h of handles) expect(await migrateToLatest(h)).toEqual([]);
+  });
+
+  // SQLite's counterpart (several processes on one new file) is in test/instances/server-processes.test.ts:
+  // one process cannot wait for a second connection of its own.
+  it.runIf(testDialects().includes('postgres'))('run once when several instances start together on an empty PostgreSQL database', async () => {
+    const db = await createTestDatabase('postgres');
+    const starting = [db.open(), db.open(), db.open(), db.open()];
+    try {
+      const ran = await Promise.all(starting.map((h) => migrateToLatest(h)));
+      expect(ran.filter((r) => r.length > 0)).toEqual([Object.keys(migrations)]);
+      const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(starting[0].db);
+      expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations).sort());
+      expect(sorted(await describeSchema(starting[0]))).toEqual(sorted(await describeSchema(handles[0])));
+    } finally {
+      for (const h of starting) await h.close();
+      await db.drop();
+    }
   });
 
   it('enforce foreign keys on both databases', async () => {

@@ -62,6 +62,6 @@ export async function createTestDatabase(kind: DialectKind): Promise<TestDatabas
 /** A migrated database handle for repository-level tests. */
 export async function openMigrated(db: TestDatabase): Promise<DatabaseHandle> {
   const h = db.open();
-  await migrateToLatest(h.db);
+  await migrateToLatest(h);
   return h;
 }

@@ -20,7 +20,7 @@ export type Req = InjectOptions & { cookie?: string | null };
 type Check = (res: LightMyRequestResponse, ctx: { w: MatrixWorld; req: Req; role: Role; extra: object }) => void | Promise<void>;
 
 export interface Row {
-  /** `METHOD path` as registered, the path relative to {api_root} (or `/healthz`). */
+  /** `METHOD path` as registered, the path relative to {api_root} (or `/healthz`, `/metrics`). */
   route: string;
   request: (w: MatrixWorld, role: Role) => Req | Promise<Req>;
   expect: Record<Role, Check>;
@@ -143,6 +143,14 @@ export const rows: Row[] = [
   // Public routes: the same for everyone.
   { route: 'GET /healthz', request: () => ({ method: 'GET', url: '/healthz' }), expect: everyone(ok((d) => expect(d).toMatchObject({ status: 'ok' }))) },
   { route: 'GET /test-simple', request: () => ({ method: 'GET', url: '/test-simple' }), expect: everyone(ok((d) => expect(d).toEqual({ status: 'ok' }))) },
+  {
+    // No session matter: loopback callers (and holders of METRICS_TOKEN) read it, whoever they are (docs/deploy.md).
+    route: 'GET /metrics', request: () => ({ method: 'GET', url: '/metrics' }),
+    expect: everyone(async (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('lawrisk_http_requests_total');
+    }),
+  },
   {
     route: 'GET /admin/test', request: () => ({ method: 'GET', url: '/admin/test' }),
     expect: everyone(ok((_d, { res }) => expect(res.json()).toEqual({ success: true, message: 'Test route works!' }))),

@@ -119,7 +119,7 @@ describe.each(testDialects())('secrets stay out of the logs on %s', (dialect) =>
     // The capture works, at trace level: every request was logged.
     const logText = lines.join('');
     expect(lines.some((l) => JSON.parse(l).level === 10)).toBe(true);
-    expect(lines.filter((l) => JSON.parse(l).msg === 'incoming request').length).toBeGreaterThanOrEqual(14);
+    expect(lines.filter((l) => JSON.parse(l).msg === 'request completed').length).toBeGreaterThanOrEqual(14);
     for (const s of [...secrets, ...fileTraces]) expect(logText, s).not.toContain(s);
 
     // The operation log recorded these calls, secrets replaced wherever they were.

@@ -105,12 +105,14 @@ export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
     build: { onRoute: (r) => void routes.push(r) },
   });
   const db = t.dbh.db;
+  // The operator routes live outside {api_root}.
+  const OUTSIDE_API_ROOT = ['/healthz', '/metrics'];
   const inject = (opts: InjectOptions & { cookie?: string | null }) => {
     const { cookie, ...rest } = opts;
     const url = String(rest.url ?? '');
     return t.app.inject({
       ...rest,
-      url: url.startsWith('/healthz') ? url : `${API}${url}`,
+      url: OUTSIDE_API_ROOT.some((p) => url.startsWith(p)) ? url : `${API}${url}`,
       headers: { ...(rest.headers ?? {}), ...(cookie ? { cookie } : {}) },
     });
   };

@@ -7,7 +7,7 @@ import { withSession } from '../session.js';
 
 export async function run({ io }: CommandCall): Promise<number> {
   return withSession(io, { migrating: true }, async (s) => {
-    const applied = await migrateToLatest(s.ctx.db);
+    const applied = await migrateToLatest(s.ctx.dbh);
     const where = describeTarget(s.config.database);
     if (applied.length === 0) {
       io.stdout.write(`${where}: the schema is up to date (${Object.keys(migrations).length} migrations)\n`);

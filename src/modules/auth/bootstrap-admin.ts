@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
-import { findUserByUsername, insertUser } from '../users/users.repository.js';
+import { findUserByUsername, insertUserIfAbsent } from '../users/users.repository.js';
 import { generatePassword, hashPassword } from './password.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
@@ -23,7 +23,9 @@ export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
   const generated = config.adminPassword === null;
   const password = config.adminPassword ?? generatePassword();
   const now = nowIso(ctx.now);
-  await insertUser(db, {
+  // Instances starting together on a new database race to this point: one inserts, the others
+  // find the name taken and leave it (no second password is printed or written).
+  const created = await insertUserIfAbsent(db, {
     username: config.adminUsername,
     password_hash: await hashPassword(password),
     display_name: '超级管理员',
@@ -37,6 +39,7 @@ export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
     updated_at: now,
     last_login_at: null,
   });
+  if (!created) return;
   if (!generated) {
     ctx.log.info(`created the default administrator "${config.adminUsername}" with the password from ADMIN_PASSWORD`);
     return;

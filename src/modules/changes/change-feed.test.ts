@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDialects } from '../../../test/helpers/databases.js';
+import { within } from '../../../test/helpers/instances.js';
 import { seedCatalog, type SeedResult } from '../../../test/helpers/seed-catalog.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { FEED_REBUILD_AFTER_MS } from './change-feed.js';
 
 const THEMED = '511603:511A33038003'; // 举办高危险性体育赛事活动许可（县级）, theme 举办大型活动
-
-async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promise<{ value: T; elapsed: number }> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return { value, elapsed: Date.now() - started };
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe.each(testDialects())('search freshness across instances on %s', (dialect) => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext, DataChange } from '../../context.js';
-import type { Executor } from '../../db/database.js';
+import type { DB, Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { RawConnection } from '../checkpoints/raw-connection.js';
 
@@ -21,8 +21,9 @@ const PRUNE_EVERY_MS = 5 * 60 * 1000;
  * PostgreSQL transaction lock held from writing a feed entry until its commit. Entries are then
  * numbered in commit order: a poller never sees a later entry while an earlier one can still
  * commit, so moving past an id never skips a change (SQLite's single writer gives the same).
+ * Advisory lock keys: checkpoints 0x1a3c_4b01, catalogue 0x1a3c_4b02, feed 0x1a3c_4b03.
  */
-const FEED_LOCK = 0x1a3c_4b02;
+const FEED_LOCK = 0x1a3c_4b03;
 
 export type ChangeHandler = (change: DataChange) => Promise<void>;
 
@@ -71,11 +72,21 @@ export class ChangeFeed {
 
   constructor(private readonly ctx: AppContext) {}
 
-  /** Remembers where the feed stands; call before loading state, so no later change is missed. */
-  async mark(): Promise<void> {
-    const r = await this.ctx.db.selectFrom('data_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  /**
+   * Remembers where the feed stands; call before loading state, so no later change is missed.
+   * Read from the database the state is then loaded from: a read replica that lags behind has an
+   * older feed position too, and the changes it has not replayed yet are then applied from the
+   * primary's feed (applying a change twice is harmless: it re-reads the permits).
+   */
+  async mark(source: DB = this.ctx.db): Promise<void> {
+    const r = await source.selectFrom('data_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
     this.lastSeen = Number(r?.id ?? 0);
     this.lastRead = this.ctx.now();
+  }
+
+  /** Milliseconds since the feed was last read successfully: the most this instance's index can lag. */
+  get pollAgeMs(): number {
+    return this.ctx.now() - this.lastRead;
   }
 
   start(handler: ChangeHandler): void {

@@ -46,7 +46,8 @@ function snapshot(ctx: AppContext, conn: RawConnection, description: string, cre
 }
 
 export async function createCheckpoint(ctx: AppContext, description: string, createdBy: string): Promise<CheckpointView> {
-  const id = await withRawConnection(ctx.dbh, (conn) => snapshot(ctx, conn, description, createdBy, 'manual'));
+  const id = await ctx.metrics.time('checkpoint_create', () =>
+    withRawConnection(ctx.dbh, (conn) => snapshot(ctx, conn, description, createdBy, 'manual')));
   return presentCheckpoint((await findCheckpointRow(ctx.db, id))!);
 }
 
@@ -98,12 +99,14 @@ export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: Re
   let backupId: number | null = null;
   let tables: RestoredTable[];
   try {
-    tables = await withRawConnection(ctx.dbh, async (conn) => {
-      if (opts.autoBackup) {
-        backupId = await snapshot(ctx, conn, `Auto backup before restoring checkpoint ${id}`, opts.operator, 'auto_backup');
-      }
-      return restoreCheckpointData(conn, id, opts.batchSize, () => recordChangeRaw(ctx, conn, { kind: 'all' }));
-    });
+    tables = await ctx.metrics.time('checkpoint_restore', () =>
+      withRawConnection(ctx.dbh, async (conn) => {
+        if (opts.autoBackup) {
+          backupId = await snapshot(ctx, conn, `Auto backup before restoring checkpoint ${id}`, opts.operator, 'auto_backup');
+        }
+        return restoreCheckpointData(conn, id, opts.batchSize, () => recordChangeRaw(ctx, conn, { kind: 'all' }));
+      }),
+    );
   } catch (err) {
     if (!(err instanceof AppError)) ctx.log.error({ err, checkpointId: id }, 'checkpoint restore failed');
     throw restoreFailure(err, backupId);

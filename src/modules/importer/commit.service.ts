@@ -71,23 +71,27 @@ async function commitInputs(ctx: AppContext, user: CurrentUser, req: CommitReque
 const sheetCountsOf = (plan: ImportPlan) => plan.sheets.map((s) => ({ sheet: s.sheet.name, ...s.counts }));
 
 /**
- * Commit step: recomputes the plan inside one transaction (so it matches the database it is
- * written to), refuses it while errors remain, applies it all or nothing, and tells the search
- * indexes which permits changed.
+ * Commit step: recomputes the plan inside one transaction that holds the catalogue lock (so it
+ * matches the database it is written to, even when another instance committed a moment before),
+ * refuses it while errors remain, applies it all or nothing, and tells the search indexes which
+ * permits changed.
  */
 export async function commitImport(ctx: AppContext, user: CurrentUser, req: CommitRequest): Promise<CommitResult> {
   const { session, workbook, options, wholeWorkbook } = await commitInputs(ctx, user, req);
   const now = nowIso(ctx.now);
-  const { plan, outcome } = await writeChange(
-    ctx,
-    async (trx) => {
-      const { plan } = await planSession(trx, user, session, workbook, options);
-      assertCommittable(plan);
-      const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
-      const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
-      return { plan, outcome };
-    },
-    ({ outcome }) => (outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds } : null),
+  const { plan, outcome } = await ctx.metrics.time('import_commit', () =>
+    writeChange(
+      ctx,
+      async (trx) => {
+        const { plan } = await planSession(trx, user, session, workbook, options);
+        assertCommittable(plan);
+        const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
+        const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
+        return { plan, outcome };
+      },
+      ({ outcome }) => (outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds } : null),
+      { catalogueLock: true },
+    ),
   );
   const named = (rows: Array<{ id: number; name: string }>) => rows.map((r) => ({ id: String(r.id), name: r.name }));
   return {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Executor } from '../../db/database.js';
 import { API, type TestApp } from '../../../test/helpers/test-app.js';
 import { createRegion } from '../../../test/helpers/fixtures.js';
@@ -53,8 +53,8 @@ export async function seedCorpusRegions(db: Executor): Promise<Record<string, nu
   };
 }
 
-/** The caller of the import routes, as a browser session would use them. */
-export function importer(t: TestApp) {
+/** The caller of the import routes, as a browser session would use them, on one instance (a TestApp, or `{app}`). */
+export function importer(t: { app: FastifyInstance }) {
   const upload = (cookie: string, content: Buffer, filename: string, fields: Record<string, string> = {}) => {
     const { payload, headers } = multipartBody(fields, { file: { filename, content } });
     return t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie } });

@@ -47,7 +47,7 @@ export async function createImportSession(
   binding: Binding,
 ): Promise<SessionDescription> {
   if (upload.content.length === 0) throw badRequest('上传的文件为空');
-  const parsed = await parseUploadedWorkbook(upload.content);
+  const parsed = await ctx.metrics.time('import_parse', () => parseUploadedWorkbook(upload.content));
   const now = ctx.now();
   await deleteExpiredSessions(ctx.db, nowIso(() => now));
   const session = {

@@ -60,5 +60,5 @@ export async function deletePermit(ctx: AppContext, scope: RegionScope, req: Del
       snapshot_batch_id: String(batchId),
       risk_count: batch.risk_count,
     };
-  }, (result) => ({ kind: 'permits', permitIds: [Number(result.permit_id)] }));
+  }, (result) => ({ kind: 'permits', permitIds: [Number(result.permit_id)] }), { catalogueLock: true });
 }

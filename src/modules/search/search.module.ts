@@ -21,7 +21,8 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   const feed = new ChangeFeed(ctx);
   app.decorate('searchIndex', holder);
   app.decorate('changeFeed', feed);
-  await feed.mark();
+  // The start-up load may come from a read replica: the feed position is read there too.
+  await feed.mark(ctx.readDb);
   if (warmUp) SearchIndex.warmUp();
   await holder.rebuild(ctx.readDb);
   // This instance's own changes, once committed (their feed entries were written with them).

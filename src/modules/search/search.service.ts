@@ -15,29 +15,39 @@ export interface SearchOutcome {
   count: number;
   /** The answer's bytes after `executionTime` (v2-answer.ts); a cached answer is sent as it is. */
   tail: Buffer;
+  /** The answer was reused from the cache. */
+  cached: boolean;
 }
 
 /** Most results the service returns; how many below that is decided by relevance. */
 export const MAX_RESULTS = 20;
+
+/** Runs one search (below) and records its duration for /metrics. */
+export function searchRiskSubjects(ctx: AppContext, holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
+  const started = performance.now();
+  const outcome = runSearch(holder, cache, req);
+  ctx.metrics.searchDuration.observe({ cache: outcome.cached ? 'hit' : 'miss' }, (performance.now() - started) / 1000);
+  return outcome;
+}
 
 /**
  * Runs one search. Region tokens (id, code or name) narrow the search inside the index; tokens
  * that match no region mean "nothing can match" (no_match), not an error. Answers without debug
  * are cached until the index changes.
  */
-export function searchRiskSubjects(_ctx: AppContext, holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
+function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchRequest): SearchOutcome {
   const regionIds = req.regions.length > 0 ? matchRegionTokens(holder.regions, req.regions).map((r) => String(r.id)) : null;
   const key = SearchCache.key(req.query, regionIds);
   if (!req.debug) {
     const hit = cache.get(key, holder.version);
-    if (hit) return hit;
+    if (hit) return { count: hit.count, tail: hit.tail, cached: true };
   }
   const index = holder.current;
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
   if (!req.debug || !result.debug) {
-    const outcome = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}) };
+    const outcome = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}), cached: false };
     cache.set(key, holder.version, outcome);
     return outcome;
   }
@@ -56,5 +66,5 @@ export function searchRiskSubjects(_ctx: AppContext, holder: SearchIndexHolder, 
     timings_us: result.debug.timingsUs,
     index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
   };
-  return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug) };
+  return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug), cached: false };
 }

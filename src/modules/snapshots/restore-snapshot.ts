@@ -75,5 +75,5 @@ export async function restoreSnapshotBatch(
       new_snapshot_batch_id: saved === null ? null : String(saved),
       risk_count: riskCount,
     };
-  }, (result) => ({ kind: 'permits', permitIds: result.restored_permits.map(Number) }));
+  }, (result) => ({ kind: 'permits', permitIds: result.restored_permits.map(Number) }), { catalogueLock: true });
 }

@@ -17,6 +17,11 @@ export async function insertUser(db: Executor, row: Insertable<UsersTable>): Pro
   return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Inserts the account unless its username is taken (by another instance a moment before): the new row, or undefined. */
+export async function insertUserIfAbsent(db: Executor, row: Insertable<UsersTable>): Promise<UserRow | undefined> {
+  return db.insertInto('users').values(row).onConflict((oc) => oc.column('username').doNothing()).returningAll().executeTakeFirst();
+}
+
 export async function updateUser(db: Executor, id: number, patch: Updateable<UsersTable>): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }

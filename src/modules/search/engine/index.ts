@@ -78,6 +78,11 @@ export class SearchIndex {
     return this.table.aliveCount;
   }
 
+  /** Distinct terms in the dictionary (terms of removed documents stay until a rebuild). */
+  get termCount(): number {
+    return this.dict.size;
+  }
+
   upsert(doc: SearchDoc): void {
     const old = this.table.idOf(doc.permitId);
     if (old !== undefined) this.removeId(old);
