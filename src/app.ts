@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
@@ -10,14 +10,16 @@ import type { Config } from './config.js';
 import { connect, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { AppContext } from './context.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { answerRouterError, registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
+import { registerTextInputGuard } from './http/text-input.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
 import { registerModuleRoutes } from './modules/routes.js';
 import { prepareImportFiles } from './modules/files/import-template.js';
+import { MULTIPART_LIMITS } from './modules/importer/multipart-form.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
 
@@ -30,6 +32,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Fastify logger option; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /** Told of every route as it is registered (the hostile-input tests cover each one this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface BuiltApp {
@@ -61,9 +65,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    frameworkErrors: answerRouterError,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
 
   const ctx: AppContext = {
     config,
@@ -78,7 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: JSON_BODY_LIMIT });
   await app.register(multipart, {
-    limits: { fileSize: config.importMaxBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
+    limits: { fileSize: config.importMaxBytes, ...MULTIPART_LIMITS },
   });
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -108,6 +114,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   registerSessionResolver(app, ctx);
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);
+  registerTextInputGuard(app);
   registerMustChangePassword(app, config.apiRoot);
   registerOperationRecorder(app, ctx);
 
