@@ -1,4 +1,5 @@
 import { constants, crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
+import { columnLetter } from './columns.js';
 
 /**
  * Zip archives written byte by byte for the parser's tests: entries may claim sizes other than
@@ -129,19 +130,8 @@ const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
-export function xmlText(s: string): string {
+function xmlText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-function columnLetter(i: number): string {
-  let n = i + 1;
-  let s = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    s = String.fromCharCode(65 + r) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
 }
 
 /** A cell as sheet XML: text is an inline string; `{formula, cached?}` a formula with or without its cached result. */
@@ -151,7 +141,7 @@ export function rowXml(rowNumber: number, cells: SheetCell[]): string {
   let xml = `<row r="${rowNumber}">`;
   cells.forEach((cell, i) => {
     if (cell === null || cell === '') return;
-    const ref = `${columnLetter(i)}${rowNumber}`;
+    const ref = `${columnLetter(i + 1)}${rowNumber}`;
     if (typeof cell === 'number') xml += `<c r="${ref}"><v>${cell}</v></c>`;
     else if (typeof cell === 'string') xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(cell)}</t></is></c>`;
     else if (cell.cached === undefined) xml += `<c r="${ref}"><f>${xmlText(cell.formula)}</f></c>`;
