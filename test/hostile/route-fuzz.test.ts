@@ -75,9 +75,11 @@ describe.each(testDialects())('hostile input on every route (%s)', (dialect) => 
     expect(ownNames()).toEqual(prototypesBefore);
     const simple = await world.t.app.inject({ url: `${API}/test-simple` });
     expect(simple.json()).toEqual({ status: 'ok' });
+    // The pass may have deleted or restored permits: the search answers what the database now holds.
+    const visible = await world.t.dbh.db.selectFrom('permits').select('id').where('name', '=', '食品经营许可').where('visible', '=', 1).execute();
     const search = await world.t.app.inject({ url: `${API}/v2?query=${encodeURIComponent('食品经营许可')}` });
     expect(search.statusCode).toBe(200);
-    expect(search.json()).toMatchObject({ success: true, data: { workflowStatus: 'ok' } });
+    expect(search.json()).toMatchObject({ success: true, data: { workflowStatus: visible.length > 0 ? 'ok' : 'no_match' } });
     const login = await world.t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: FUZZ_ADMIN });
     expect(login.statusCode).toBe(200);
     const me = await world.t.app.inject({ url: `${API}/auth/me`, headers: { cookie: cookieOf(login) } });
