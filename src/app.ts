@@ -9,11 +9,12 @@ import type { Config } from './config.js';
 import { connect, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { AppContext } from './context.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { answerRouterError, registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { AccessLogController, currentLogger, registerRequestLogContext } from './http/request-logging.js';
+import { registerTextInputGuard } from './http/text-input.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
@@ -21,6 +22,7 @@ import { registerModuleRoutes } from './modules/routes.js';
 import { prepareImportFiles } from './modules/files/import-template.js';
 import { AppMetrics } from './modules/metrics/app-metrics.js';
 import { registerHttpMetrics, registerMetricsRoute } from './modules/metrics/metrics.routes.js';
+import { MULTIPART_LIMITS } from './modules/importer/multipart-form.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
 
@@ -35,7 +37,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Load the search analysis dictionaries at start-up (default), not on first use. Tests skip it. */
   warmUp?: boolean;
-  /** Called for every route as it is registered (the route-matrix test collects the route table with it). */
+  /** Told of every route as it is registered (the route-matrix and hostile-input tests cover each one this way). */
   onRoute?: (route: RouteOptions) => void;
   /** Where the default JSON logs go (standard output unless given; tests capture them). */
   logStream?: { write(line: string): void };
@@ -87,6 +89,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    frameworkErrors: answerRouterError,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
@@ -111,7 +114,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: JSON_BODY_LIMIT });
   await app.register(multipart, {
-    limits: { fileSize: config.importMaxBytes, files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 },
+    limits: { fileSize: config.importMaxBytes, ...MULTIPART_LIMITS },
   });
   registerSecurityHeaders(app, config.trustProxy);
   await app.register(rateLimit, {
@@ -121,6 +124,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   registerSessionResolver(app, ctx);
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);
+  registerTextInputGuard(app);
   registerMustChangePassword(app, config.apiRoot);
   registerOperationRecorder(app, ctx);
 

@@ -60,6 +60,26 @@ describe('the one error path', () => {
     expect(text.statusCode).toBe(400);
     expect(text.json()).toEqual({ success: false, message: '请求体应为 JSON 对象或表单' });
   });
+
+  it('answers what the router refuses (bad percent-encoding, an over-long path parameter) with the envelope', async () => {
+    const bad = await t.app.inject(`${API}/admin/permit-files/%ED%A0%80/download`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ success: false, message: '请求地址含有无效的字符编码' });
+    const long = await t.app.inject(`${API}/admin/permit-files/${'9'.repeat(5000)}/download`);
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ success: false, message: '请求地址中的参数过长' });
+  });
+
+  it('never passes a framework text on: a JSON body with __proto__ is bad JSON, a long unknown key is cut', async () => {
+    const proto = await t.app.inject({
+      method: 'POST', url: `${API}/auth/login`, payload: '{"__proto__":{"polluted":1}}', headers: { 'content-type': 'application/json' },
+    });
+    expect(proto.statusCode).toBe(400);
+    expect(proto.json()).toEqual({ success: false, message: '请求体不是有效的 JSON' });
+    const key = await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { ['k'.repeat(5000)]: 1 } });
+    expect(key.statusCode).toBe(400);
+    expect(key.json()).toEqual({ success: false, message: `不支持的参数：${'k'.repeat(40)}…` });
+  });
 });
 
 describe('login rate limit per client IP', () => {

@@ -18,15 +18,21 @@ interface AjvError {
   message?: string;
 }
 
+/** A field name as the caller sent it, shortened: a message names the field, it does not echo a hostile key back. */
+function fieldName(name: unknown): string {
+  const text = String(name ?? '');
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 function validationMessage(errors: AjvError[], context: string | undefined): string {
   const e = errors[0];
-  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(e.params.missingProperty ?? '');
+  const field = fieldName(e.instancePath.replace(/^\//, '').replace(/\//g, '.') || e.params.missingProperty);
   const where = context === 'querystring' ? '查询参数' : context === 'params' ? '路径参数' : '参数';
   switch (e.keyword) {
     case 'required':
-      return `缺少必填${where}：${String(e.params.missingProperty)}`;
+      return `缺少必填${where}：${fieldName(e.params.missingProperty)}`;
     case 'additionalProperties':
-      return `不支持的${where}：${String(e.params.additionalProperty)}`;
+      return `不支持的${where}：${fieldName(e.params.additionalProperty)}`;
     case 'type':
       if (!field) return context === 'body' ? '请求体应为 JSON 对象或表单' : `${where}格式不正确`;
       return `${where} ${field} 类型不正确（应为 ${String(e.params.type)}）`;
@@ -41,7 +47,25 @@ function validationMessage(errors: AjvError[], context: string | undefined): str
   }
 }
 
-/** Fastify's own client errors (bad JSON, size, media type) in the interface's language. */
+/** What a client error of the framework or a plugin says when no code of it is known: the status in words. */
+const CLIENT_ERROR_BY_STATUS: Record<number, string> = {
+  400: '请求格式不正确',
+  404: '请求的资源不存在',
+  405: '不支持的请求方法',
+  406: '无法提供请求的内容类型',
+  408: '请求超时',
+  411: '请求缺少 Content-Length',
+  413: '请求体过大',
+  414: '请求地址过长',
+  415: '不支持的请求内容类型',
+  429: '请求过于频繁，请稍后再试',
+  431: '请求头过大',
+};
+
+/**
+ * Fastify's own client errors (bad JSON, size, media type, malformed URL) in the interface's
+ * language. Their English texts (which may echo the request) never reach the client.
+ */
 function frameworkError(err: FastifyError): AppError | null {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -61,11 +85,28 @@ function frameworkError(err: FastifyError): AppError | null {
     case 'FST_FILES_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return new AppError(413, '上传的字段或文件过多');
+    case 'FST_PROTO_VIOLATION':
+      return new AppError(400, '表单字段名无效');
+    case 'FST_ERR_BAD_URL':
+      return new AppError(400, '请求地址含有无效的字符编码');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError(414, '请求地址中的参数过长');
   }
-  if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
-    return new AppError(err.statusCode ?? 400, err.statusCode === 429 ? '请求过于频繁，请稍后再试' : err.message);
+  // A JSON body the parser refused (secure-json-parse: syntax, or a __proto__ / constructor.prototype key).
+  if (err instanceof SyntaxError) return new AppError(400, '请求体不是有效的 JSON');
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new AppError(err.statusCode, CLIENT_ERROR_BY_STATUS[err.statusCode] ?? CLIENT_ERROR_BY_STATUS[400]);
   }
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route runs (a path that is not
+ * valid percent-encoded UTF-8, a path parameter over the length limit) gets the same envelope.
+ */
+export function answerRouterError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const known = frameworkError(err) ?? new AppError(400, CLIENT_ERROR_BY_STATUS[400]);
+  void reply.status(known.status).send({ success: false, message: known.message });
 }
 
 /** The single error path: every failure of every route becomes an envelope here. */

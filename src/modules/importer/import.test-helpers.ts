@@ -5,6 +5,7 @@ import type { Executor } from '../../db/database.js';
 import { API, type TestApp } from '../../../test/helpers/test-app.js';
 import { createRegion } from '../../../test/helpers/fixtures.js';
 import { multipartBody } from '../../../test/helpers/multipart.js';
+import { dumpTables, type DataDump } from '../../../test/helpers/data-dump.js';
 import { COVERED_TABLES } from '../checkpoints/checkpoint-tables.js';
 
 export const WORKBOOKS = new URL('../../../test/fixtures/corpus/workbooks/', import.meta.url);
@@ -77,15 +78,8 @@ export function importer(t: { app: FastifyInstance }) {
 export const json = (res: LightMyRequestResponse) => res.json() as { success: boolean; message?: string; data: any };
 
 /** Every data table and the import sessions, rows as text, to prove a refused or failed commit changed nothing. */
-export async function dumpDatabase(db: Executor): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  const text = (row: object) =>
-    JSON.stringify(row, (_k, v) => (v && typeof v === 'object' && v.type === 'Buffer' ? `bytes:${v.data.length}` : v));
-  for (const t of [...COVERED_TABLES.map((c) => c.name), 'import_sessions']) {
-    const rows = await db.selectFrom(t as 'regions').selectAll().execute();
-    out[t] = rows.map(text).sort();
-  }
-  return out;
+export function dumpDatabase(db: Executor): Promise<DataDump> {
+  return dumpTables(db, [...COVERED_TABLES.map((c) => c.name), 'import_sessions']);
 }
 
 /** A copy of a workbook with one cell changed (exceljs writes what a user saving in Excel would). */

@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../http/errors.js';
+import { assertValidText } from '../../http/text-input.js';
 
 export interface UploadedFile {
   filename: string;
@@ -15,6 +17,14 @@ export interface MultipartForm {
 
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
+/** What a multipart request may hold besides the file (app.ts gives these to the multipart plugin). */
+export const MULTIPART_LIMITS = { files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 } as const;
+
+/** Room for the fields and the part headers around the file, when judging a declared Content-Length. */
+const FORM_OVERHEAD = MULTIPART_LIMITS.fields * MULTIPART_LIMITS.fieldSize + 64 * 1024;
+
+export const BROKEN_FORM_MESSAGE = '上传的表单不完整或格式不正确，请重新选择文件上传';
+
 function megabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   if (Number.isInteger(mb)) return String(mb);
@@ -27,17 +37,38 @@ export function tooLargeMessage(maxBytes: number): string {
 }
 
 /**
+ * The bytes of a file part. At IMPORT_MAX_BYTES the part is abandoned at once: the plugin's own
+ * toBuffer() would wait for the end of the part (the whole rest of a 100 MB upload) before saying so.
+ */
+function readFilePart(file: Readable & { truncated?: boolean }, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    file.on('data', (chunk: Buffer) => chunks.push(chunk));
+    file.once('limit', () => {
+      chunks.length = 0;
+      reject(badRequest(tooLargeMessage(maxBytes)));
+      file.destroy();
+    });
+    file.once('end', () => (file.truncated ? reject(badRequest(tooLargeMessage(maxBytes))) : resolve(Buffer.concat(chunks))));
+    file.once('error', reject);
+  });
+}
+
+/**
  * Reads a multipart form whatever the order of its parts (fields may come after the file).
- * The multipart plugin stops reading at IMPORT_MAX_BYTES; that becomes a 400 naming the limit
- * instead of the plugin's generic 413. A request that is not multipart has no file.
+ * A request whose declared length cannot fit under IMPORT_MAX_BYTES is refused before a byte of
+ * it is read; otherwise the file is abandoned when it reaches the limit. Both become a 400 naming
+ * the limit instead of the plugin's generic 413. A request that is not multipart has no file.
  */
 export async function readMultipartForm(req: FastifyRequest, maxBytes: number): Promise<MultipartForm> {
   const form: MultipartForm = { file: null, fields: {} };
   if (!req.isMultipart()) return form;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD) throw badRequest(tooLargeMessage(maxBytes));
   try {
     for await (const part of req.parts()) {
       if (part.type === 'file') {
-        const content = await part.toBuffer();
+        const content = await readFilePart(part.file, maxBytes);
         if (part.fieldname === 'file' && form.file === null) {
           form.file = { filename: part.filename || 'upload.xlsx', contentType: part.mimetype || DEFAULT_CONTENT_TYPE, content };
         }
@@ -46,8 +77,14 @@ export async function readMultipartForm(req: FastifyRequest, maxBytes: number): 
       }
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(tooLargeMessage(maxBytes));
-    throw err;
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(tooLargeMessage(maxBytes));
+    // Limits and field-name violations carry a code the error handler words; anything else the
+    // form parser throws (no boundary, a body cut short, a part without headers) is a broken form.
+    if (code?.startsWith('FST_')) throw err;
+    throw badRequest(BROKEN_FORM_MESSAGE);
   }
+  assertValidText(form.fields);
   return form;
 }

@@ -27,6 +27,19 @@ export function cellText(value: CellValue | undefined): string {
   return '';
 }
 
+/**
+ * The formula of a cell that has one but no cached result (a file written by a program that does
+ * not calculate, saved without opening in Excel); null for any other cell. The service never
+ * calculates: such a cell reads as blank and the preview says why.
+ */
+export function formulaWithoutResult(value: CellValue | undefined): string | null {
+  if (!value || typeof value !== 'object' || value instanceof Date) return null;
+  const v = value as unknown as Record<string, unknown>;
+  if (!('formula' in v || 'sharedFormula' in v)) return null;
+  if (v.result !== undefined && v.result !== null && v.result !== '') return null;
+  return String(v.formula ?? v.sharedFormula ?? '');
+}
+
 function richTextString(runs: unknown[]): string {
   let out = '';
   for (const run of runs) {

@@ -13,3 +13,7 @@ export class WorkbookRejected extends Error {
     this.reason = reason;
   }
 }
+
+export function tooManyRows(limit: number): WorkbookRejected {
+  return new WorkbookRejected(`工作簿行数超过上限（每个工作簿最多 ${limit} 行），已拒绝`, 'too_many_rows');
+}

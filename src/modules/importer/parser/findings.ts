@@ -11,6 +11,7 @@ export const FINDING_CODES = {
   UNKNOWN_COLUMN: 'warning: a header cell names no known column; the column is ignored',
   DUPLICATE_COLUMN: 'warning: a second header cell names a column already mapped; the later one is ignored',
   CELL_TOO_LONG: 'error: a cell is longer than maxCellChars',
+  FORMULA_WITHOUT_RESULT: 'warning: a cell holds a formula without a cached result; formulas are never calculated, so it reads as blank',
   MISSING_PERMIT_NAME: 'error: a row starts a permit (or precedes every permit) without a 许可事项 name; its rows are dropped',
   BLANK_RISK_POINT: 'error: a risk row (some risk column filled) has a blank 风险点; the risk is dropped',
   INVALID_VISIBLE: 'error: 检索可见 is neither 是 nor 否',
@@ -46,6 +47,8 @@ export const MESSAGES = {
   duplicateColumn: (header: string, canonical: string, firstLetter: string) =>
     `列“${header}”与 ${firstLetter} 列同为“${canonical}”，已忽略`,
   cellTooLong: (length: number, max: number) => `单元格长度 ${length} 超过 ${max} 字符`,
+  formulaWithoutResult: (formula: string) =>
+    `单元格是没有计算结果的公式“=${formula.length > 40 ? `${formula.slice(0, 40)}…` : formula}”，按空白读取（系统不计算公式；请在 Excel 中打开并保存后重新上传）`,
   missingPermitName: () => '“许可事项”为空，无法确定本行所属的许可事项',
   blankRiskPoint: () => '风险行的“风险点”为空',
   invalidVisible: (value: string) => `取值“${value}”不是 是/否`,

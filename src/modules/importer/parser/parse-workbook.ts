@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
-import { NOT_A_WORKBOOK_MESSAGE, WorkbookRejected } from './errors.js';
+import { NOT_A_WORKBOOK_MESSAGE, tooManyRows, WorkbookRejected } from './errors.js';
 import { FindingList, MESSAGES } from './findings.js';
 import { parseSheet } from './sheet-parser.js';
 import type { ParseLimits, ParsedWorkbook } from './types.js';
-import { inspectZip } from './zip-guard.js';
+import { checkEntries, inspectZip } from './zip-guard.js';
 
 export { WorkbookRejected } from './errors.js';
 
@@ -24,10 +24,6 @@ const IGNORED_SHEET_NODES = [
   'sheetProtection',
 ];
 
-function tooManyRows(limit: number): WorkbookRejected {
-  return new WorkbookRejected(`工作簿行数超过上限（每个工作簿最多 ${limit} 行），已拒绝`, 'too_many_rows');
-}
-
 async function loadWorkbook(buf: Buffer, limits: ParseLimits): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
   try {
@@ -47,7 +43,7 @@ async function loadWorkbook(buf: Buffer, limits: ParseLimits): Promise<ExcelJS.W
  */
 export async function parseWorkbook(buf: Buffer, limits?: Partial<ParseLimits>): Promise<ParsedWorkbook> {
   const effective: ParseLimits = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  inspectZip(buf, effective.maxUncompressedBytes);
+  await checkEntries(buf, inspectZip(buf, effective.maxUncompressedBytes), effective.maxRows);
   const workbook = await loadWorkbook(buf, effective);
 
   let rows = 0;

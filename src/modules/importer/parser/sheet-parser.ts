@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { Cell, Row, Worksheet } from 'exceljs';
-import { cellText } from './cell-text.js';
+import { cellText, formulaWithoutResult } from './cell-text.js';
 import { COLUMN_BY_FIELD, columnLetter } from './columns.js';
 import { FindingList, MESSAGES } from './findings.js';
 import { scanHeader } from './header.js';
@@ -82,6 +82,10 @@ function readRow(row: Row, r: number, slots: Slot[], findings: FindingList, limi
       (merged ??= new Set()).add(slot.field);
     } else {
       text = cellText(cell.value);
+      const formula = text === '' ? formulaWithoutResult(cell.value) : null;
+      if (formula !== null) {
+        findings.warning('FORMULA_WITHOUT_RESULT', r, slot.letter, canonicalOf(slot.field), MESSAGES.formulaWithoutResult(formula));
+      }
     }
     if (text === '') continue;
     values[slot.field] = text;

@@ -1,61 +1,34 @@
-import { crc32 } from 'node:zlib';
-import { describe, it, expect } from 'vitest';
+import ExcelJS from 'exceljs';
+import { afterEach, describe, it, expect, vi } from 'vitest';
 import { parseWorkbook, WorkbookRejected } from './parse-workbook.js';
 import { inspectZip } from './zip-guard.js';
 import { CANONICAL_HEADER, row, workbookBuffer } from './test-support.js';
+import { deflatedEntry, handWrittenXlsx, rowXml, storedEntry, zeroBombEntry, zipOf, type ZipEntry } from './test-zip.js';
 
 interface Entry { name: string; data?: string; declaredSize?: number; zip64?: boolean }
 
-/**
- * A stored (uncompressed) zip written byte by byte. declaredSize lets the central directory
- * claim a size other than the data's, which is what a zip bomb does; zip64 puts the size in
- * a ZIP64 extra field the way large archives do.
- */
+/** A stored (uncompressed) zip; declaredSize lets the directory claim another size, zip64 puts it in a ZIP64 field. */
 function buildZip(entries: Entry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
-    const data = Buffer.from(e.data ?? '', 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, data);
-
-    const size = e.declaredSize ?? data.length;
-    const extra = Buffer.alloc(e.zip64 ? 12 : 0);
-    if (e.zip64) {
-      extra.writeUInt16LE(0x0001, 0);
-      extra.writeUInt16LE(8, 2);
-      extra.writeBigUInt64LE(BigInt(size), 4);
-    }
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(e.zip64 ? 0xffffffff : size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt16LE(extra.length, 30);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name, extra);
-    offset += 30 + name.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(entries.length, 8);
-  eocd.writeUInt16LE(entries.length, 10);
-  eocd.writeUInt32LE(directory.length, 12);
-  eocd.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, eocd]);
+  return zipOf(entries.map((e) => storedEntry(e.name, e.data ?? '', e)));
 }
+
+/** The minimal parts of a workbook around the given extra entries. */
+function workbookWith(...extra: ZipEntry[]): Buffer {
+  return zipOf([
+    deflatedEntry('[Content_Types].xml', '<Types/>'),
+    deflatedEntry('xl/workbook.xml', '<workbook><sheets/></workbook>'),
+    ...extra,
+  ]);
+}
+
+/** exceljs's reader: a workbook the guard refuses must never reach it. */
+function exceljsLoad() {
+  return vi.spyOn(Object.getPrototypeOf(new ExcelJS.Workbook().xlsx) as { load: () => Promise<unknown> }, 'load');
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 async function rejection(buf: Buffer, limits?: Parameters<typeof parseWorkbook>[1]): Promise<WorkbookRejected> {
   const err = await parseWorkbook(buf, limits).catch((e: unknown) => e);
@@ -121,6 +94,36 @@ describe('zip guard', () => {
     expect(err.message).toBe('工作簿解压后超过 4 KB，已拒绝');
   });
 
+  it('refuses a real zip bomb (1 GB of zeros in about 1 MB) from its directory, inflating nothing', async () => {
+    const load = exceljsLoad();
+    const bomb = workbookWith(zeroBombEntry('xl/worksheets/sheet1.xml', 1024 ** 3));
+    expect(bomb.length).toBeLessThan(1.1 * 1024 * 1024);
+    const err = await rejection(bomb);
+    expect([err.message, err.reason]).toEqual(['工作簿解压后超过 200 MB，已拒绝', 'too_large']);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('stops a zip bomb whose directory lies about its size at the declared size, in a sheet or any other part', async () => {
+    const load = exceljsLoad();
+    for (const name of ['xl/worksheets/sheet1.xml', 'docProps/custom.xml', 'xl/media/image1.png']) {
+      const started = performance.now();
+      const lying = workbookWith(zeroBombEntry(name, 1024 ** 3, { declaredSize: 4096 }));
+      const err = await rejection(lying);
+      expect([err.message, err.reason], name).toEqual([NOT_A_WORKBOOK, 'not_xlsx']);
+      console.log(`lying zip bomb in ${name}: refused in ${Math.round(performance.now() - started)} ms`);
+    }
+    const stored = workbookWith(storedEntry('xl/styles.xml', 'x'.repeat(10_000), { declaredSize: 100 }));
+    expect((await rejection(stored)).reason).toBe('not_xlsx');
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('refuses a compression method exceljs cannot read and a corrupt deflate stream', async () => {
+    const bzip2 = { ...deflatedEntry('xl/styles.xml', '<styleSheet/>'), method: 12 as 0 };
+    expect((await rejection(workbookWith(bzip2))).reason).toBe('not_xlsx');
+    const corrupt = { ...deflatedEntry('xl/styles.xml', '<styleSheet/>'.repeat(50)), compressed: Buffer.from([0xff, 0xff, 0xff, 0xff]) };
+    expect((await rejection(workbookWith(corrupt))).message).toBe(NOT_A_WORKBOOK);
+  });
+
   it('turns a workbook exceljs cannot read into a rejection', async () => {
     const broken = buildZip([
       { name: '[Content_Types].xml', data: '<Types' },
@@ -142,6 +145,17 @@ describe('row limit', () => {
     expect([err.message, err.reason]).toEqual(['工作簿行数超过上限（每个工作簿最多 25 行），已拒绝', 'too_many_rows']);
     // One sheet alone above the limit is stopped inside exceljs.
     expect((await rejection(buf, { maxRows: 5 })).reason).toBe('too_many_rows');
+  });
+
+  it('counts the rows of the sheets before exceljs reads any of them', async () => {
+    const sheet = (n: number) => Array.from({ length: n }, (_, i) => rowXml(i + 1, i === 0 ? CANONICAL_HEADER : ['广安区', null, `事项${i}`]));
+    const buf = await handWrittenXlsx({ sheets: [{ name: '一', rows: sheet(150) }, { name: '二', rows: sheet(150) }] });
+    const load = exceljsLoad();
+    const err = await rejection(buf, { maxRows: 299 });
+    expect([err.message, err.reason]).toEqual(['工作簿行数超过上限（每个工作簿最多 299 行），已拒绝', 'too_many_rows']);
+    expect(load).not.toHaveBeenCalled();
+    const wb = await parseWorkbook(buf, { maxRows: 300 });
+    expect(wb.sheets.map((s) => [s.name, s.dataRows])).toEqual([['一', 149], ['二', 149]]);
   });
 
   it('reports a cell above the configured length', async () => {

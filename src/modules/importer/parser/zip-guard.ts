@@ -1,9 +1,13 @@
-import { NOT_A_WORKBOOK_MESSAGE, WorkbookRejected } from './errors.js';
+import { createInflateRaw } from 'node:zlib';
+import { NOT_A_WORKBOOK_MESSAGE, tooManyRows, WorkbookRejected } from './errors.js';
 
 /**
- * Reads the zip central directory before exceljs sees the buffer: refuses input that is not a
- * zip, a zip that is not a workbook (a .docx has word/, not xl/workbook.xml), and a zip whose
- * declared uncompressed total is above the limit, so a zip bomb is never inflated.
+ * Reads the zip before exceljs sees the buffer. From the central directory: refuses input that is
+ * not a zip, a zip that is not a workbook (a .docx has word/, not xl/workbook.xml), and a zip
+ * whose declared uncompressed total is above the limit. Then inflates every entry once without
+ * keeping it (checkEntries): an entry that inflates to more than it declared (a zip bomb that
+ * lies in its directory) is stopped at its declared size, and the rows of the sheets are counted
+ * on the way, so a workbook over the row limit is refused before exceljs builds any of it.
  */
 
 const EOCD_SIG = 0x06054b50;
@@ -13,10 +17,21 @@ const CENTRAL_SIG = 0x02014b50;
 const EOCD_MIN = 22;
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
+export interface ZipEntryInfo {
+  name: string;
+  /** 0 stored, 8 deflated; exceljs (JSZip) reads nothing else. */
+  method: number;
+  compressedSize: number;
+  /** Uncompressed size as the directory declares it. */
+  size: number;
+  localOffset: number;
+}
+
 export interface ZipSummary {
   entries: number;
   uncompressedBytes: number;
   names: string[];
+  items: ZipEntryInfo[];
 }
 
 function notWorkbook(): never {
@@ -49,19 +64,28 @@ function locateDirectory(buf: Buffer, eocd: number): { offset: number; count: nu
   return { offset, count };
 }
 
-/** Uncompressed size of one entry, taken from its ZIP64 extra field when the 32-bit field is saturated. */
-function entrySize(buf: Buffer, at: number, extraStart: number, extraLen: number): number {
-  const size = buf.readUInt32LE(at + 24);
-  if (size !== 0xffffffff) return size;
+/**
+ * Sizes and offset of one entry. A saturated 32-bit field is read from the ZIP64 extra field,
+ * which holds (in this order) only the saturated ones: uncompressed size, compressed size, offset.
+ */
+function entryFields(buf: Buffer, at: number, extraStart: number, extraLen: number) {
+  const fields = { size: buf.readUInt32LE(at + 24), compressedSize: buf.readUInt32LE(at + 20), localOffset: buf.readUInt32LE(at + 42) };
+  const saturated = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => fields[k] === 0xffffffff);
+  if (saturated.length === 0) return fields;
   let p = extraStart;
   const end = extraStart + extraLen;
   while (p + 4 <= end) {
     const id = buf.readUInt16LE(p);
     const len = buf.readUInt16LE(p + 2);
-    if (id === 0x0001 && len >= 8 && p + 12 <= end) return u64(buf, p + 4);
+    if (id === 0x0001) {
+      saturated.forEach((k, i) => {
+        if (p + 4 + 8 * (i + 1) <= Math.min(end, p + 4 + len)) fields[k] = u64(buf, p + 4 + 8 * i);
+      });
+      break;
+    }
     p += 4 + len;
   }
-  return size;
+  return fields;
 }
 
 function formatSize(bytes: number): string {
@@ -82,6 +106,7 @@ export function inspectZip(buf: Buffer, maxUncompressedBytes: number): ZipSummar
   if (eocd < 0) notWorkbook();
   const { offset, count } = locateDirectory(buf, eocd);
   const names: string[] = [];
+  const items: ZipEntryInfo[] = [];
   let total = 0;
   let p = offset;
   for (let i = 0; i < count; i++) {
@@ -91,13 +116,103 @@ export function inspectZip(buf: Buffer, maxUncompressedBytes: number): ZipSummar
     const commentLen = buf.readUInt16LE(p + 32);
     const nameStart = p + 46;
     if (nameStart + nameLen + extraLen > buf.length) notWorkbook();
-    names.push(buf.toString('utf8', nameStart, nameStart + nameLen));
-    total += entrySize(buf, p, nameStart + nameLen, extraLen);
+    const name = buf.toString('utf8', nameStart, nameStart + nameLen);
+    const fields = entryFields(buf, p, nameStart + nameLen, extraLen);
+    names.push(name);
+    items.push({ name, method: buf.readUInt16LE(p + 10), ...fields });
+    total += fields.size;
     if (total > maxUncompressedBytes) {
       throw new WorkbookRejected(`工作簿解压后超过 ${formatSize(maxUncompressedBytes)}，已拒绝`, 'too_large');
     }
     p = nameStart + nameLen + extraLen + commentLen;
   }
   if (!names.some((n) => n.replace(/^\//, '').toLowerCase() === 'xl/workbook.xml')) notWorkbook();
-  return { entries: count, uncompressedBytes: total, names };
+  return { entries: count, uncompressedBytes: total, names, items };
+}
+
+const LOCAL_SIG = 0x04034b50;
+const ROW_END = Buffer.from('</row>');
+/** The sheet parts exceljs reads as worksheets (its own pattern). */
+const WORKSHEET = /xl\/worksheets\/sheet(\d+)[.]xml/;
+
+function entryData(buf: Buffer, e: ZipEntryInfo): Buffer {
+  const at = e.localOffset;
+  if (at + 30 > buf.length || buf.readUInt32LE(at) !== LOCAL_SIG) notWorkbook();
+  const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
+  if (start + e.compressedSize > buf.length) notWorkbook();
+  return buf.subarray(start, start + e.compressedSize);
+}
+
+/** Counts `</row>` in a stream of chunks (a tag may straddle two chunks). */
+class RowCounter {
+  rows = 0;
+  private tail = Buffer.alloc(0);
+
+  add(chunk: Buffer): void {
+    const text = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
+    for (let i = text.indexOf(ROW_END); i >= 0; i = text.indexOf(ROW_END, i + ROW_END.length)) this.rows++;
+    this.tail = Buffer.from(text.subarray(Math.max(0, text.length - (ROW_END.length - 1))));
+  }
+}
+
+/**
+ * Inflates `data` chunk by chunk, handing each chunk on and keeping none. Resolves false as soon
+ * as the output passes `limit` or `onChunk` says stop; rejects on a corrupt stream.
+ */
+function inflateEach(data: Buffer, limit: number, onChunk: (chunk: Buffer) => boolean): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const inflate = createInflateRaw();
+    let total = 0;
+    let settled = false;
+    const finish = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      inflate.destroy();
+      resolve(ok);
+    };
+    inflate.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      total += chunk.length;
+      if (total > limit || !onChunk(chunk)) finish(false);
+    });
+    inflate.on('end', () => finish(true));
+    inflate.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    });
+    inflate.end(data);
+  });
+}
+
+/**
+ * Inflates every entry once, keeping nothing: refuses an entry that inflates to more than its
+ * directory declared (so the declared total checked by inspectZip is a real bound) or that uses a
+ * compression exceljs cannot read, and refuses the workbook as soon as its sheets hold more
+ * than `maxRows` rows (row records, `</row>`, the same thing exceljs's own limit counts).
+ */
+export async function checkEntries(buf: Buffer, zip: ZipSummary, maxRows: number): Promise<void> {
+  const rows = new RowCounter();
+  for (const e of zip.items) {
+    if (e.name.endsWith('/') && e.size === 0) continue; // a directory
+    const data = entryData(buf, e);
+    const counter = WORKSHEET.test(e.name.replace(/^\//, '')) ? rows : null;
+    const withinRows = (chunk: Buffer) => {
+      if (!counter) return true;
+      counter.add(chunk);
+      return counter.rows <= maxRows;
+    };
+    let complete: boolean;
+    if (e.method === 0) {
+      complete = data.length <= e.size && withinRows(data);
+    } else if (e.method === 8) {
+      complete = await inflateEach(data, e.size, withinRows).catch(() => notWorkbook());
+    } else {
+      notWorkbook();
+    }
+    if (!complete) {
+      if (counter && counter.rows > maxRows) throw tooManyRows(maxRows);
+      notWorkbook(); // more data than the directory declares: not something a spreadsheet program writes
+    }
+  }
 }
