@@ -13,6 +13,7 @@ import type { AppContext } from './context.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
+import { registerApiDocs } from './http/openapi/api-docs.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
@@ -30,6 +31,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Fastify logger option; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /** Called on the new instance before any plugin or route (tests watch routes and responses from here). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 export interface BuiltApp {
@@ -64,6 +67,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  opts.instrument?.(app);
 
   const ctx: AppContext = {
     config,
@@ -105,6 +109,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     global: false,
     errorResponseBuilder: () => new AppError(429, '请求过于频繁，请稍后再试'),
   });
+  await registerApiDocs(app, config);
 
   registerSessionResolver(app, ctx);
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);

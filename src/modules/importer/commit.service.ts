@@ -1,10 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import { dataChanged, type AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { applyImportPlan } from './apply-plan.js';
 import type { CommitRequest } from './commit-input.js';
-import type { ImportPlan, SheetCounts } from './import-plan.types.js';
+import type { CommitResult as CommitResultSchema } from './import.openapi.js';
+import type { ImportPlan } from './import-plan.types.js';
 import { openSession, parsedOf } from './import-session.js';
 import type { Finding, ParsedWorkbook } from './parser/types.js';
 import { allFindings } from './preview-presenter.js';
@@ -44,16 +46,7 @@ function chooseSheets(workbook: ParsedWorkbook, req: CommitRequest): string[] {
   return sheets;
 }
 
-export interface CommitResult {
-  session_id: string;
-  filename: string;
-  file_id: string;
-  snapshot_batch_id: string | null;
-  sheets: Array<{ sheet: string } & SheetCounts>;
-  totals: SheetCounts;
-  regions_created: Array<{ id: string; name: string }>;
-  themes_created: Array<{ id: string; name: string }>;
-}
+export type CommitResult = Static<typeof CommitResultSchema>;
 
 /**
  * Commit step: recomputes the plan inside one transaction (so it matches the database it is

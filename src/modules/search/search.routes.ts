@@ -8,6 +8,7 @@ import { findRegionByToken, listRegionRows, presentRegion } from '../regions/reg
 import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds, type Visibility } from './public-lookup.repository.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { SearchCache } from './search-cache.js';
+import { searchDocs } from './search.openapi.js';
 import { searchRiskSubjects } from './search.service.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
@@ -75,20 +76,20 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     return reply.type('application/json; charset=utf-8').send(body);
   };
   const v2Config = { guard: 'public' as const, rateLimit: searchLimit, failureExtra: { data: {} } };
-  app.get(`${apiRoot}/v2`, { config: v2Config }, search);
-  app.post(`${apiRoot}/v2`, { config: v2Config }, search);
+  app.get(`${apiRoot}/v2`, { config: { ...v2Config, doc: searchDocs.searchGet } }, search);
+  app.post(`${apiRoot}/v2`, { config: { ...v2Config, doc: searchDocs.searchPost } }, search);
 
-  app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public' } }, async () => ({
+  app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public', doc: searchDocs.regions } }, async () => ({
     success: true,
     data: { regions: (await listRegionRows(ctx.readDb)).map(presentRegion) },
   }));
 
-  app.get(`${apiRoot}/v2/themes`, { config: { guard: 'public' } }, async () => ({
+  app.get(`${apiRoot}/v2/themes`, { config: { guard: 'public', doc: searchDocs.themes } }, async () => ({
     success: true,
     data: await listThemesWithVisibleCounts(ctx.readDb),
   }));
 
-  app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public' } }, async (req) => {
+  app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public', doc: searchDocs.unboundPermits } }, async (req) => {
     const value = (readString(asInput(req.query), 'visibility') ?? 'visible').toLowerCase() as Visibility;
     if (!VISIBILITIES.includes(value)) throw badRequest('visibility 只能是 visible、hidden 或 all');
     // Hidden permits are shown only to a logged-in user.
@@ -108,6 +109,6 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     return { success: true, data: { region: token, permits: await loadPermitPayloads(ctx.readDb, ids, { withRisks: false }) } };
   };
   const getPermitsConfig = { guard: 'public' as const, failureExtra: { data: {} } };
-  app.get(`${apiRoot}/getPermits`, { config: getPermitsConfig }, getPermits);
-  app.post(`${apiRoot}/getPermits`, { config: getPermitsConfig }, getPermits);
+  app.get(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsGet } }, getPermits);
+  app.post(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsPost } }, getPermits);
 }

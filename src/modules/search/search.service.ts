@@ -1,8 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { matchRegionTokens } from '../regions/regions.repository.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
+import type { SearchDebug } from './search.openapi.js';
 
 export interface SearchRequest {
   query: string;
@@ -14,7 +16,8 @@ export interface SearchOutcome {
   /** The `risk_subject` array, already serialized (the hot path sends it as is). */
   itemsJson: string;
   count: number;
-  debug: Record<string, unknown>;
+  /** Empty without the debug flag. */
+  debug: Static<typeof SearchDebug> | Record<string, never>;
 }
 
 /** Most results the service returns; how many below that is decided by relevance. */
