@@ -15,6 +15,7 @@ import { registerGuards } from './http/guards.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { AccessLogController, currentLogger, registerRequestLogContext } from './http/request-logging.js';
 import { registerTextInputGuard } from './http/text-input.js';
+import { registerApiDocs } from './http/openapi/api-docs.js';
 import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
@@ -41,6 +42,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Where the default JSON logs go (standard output unless given; tests capture them). */
   logStream?: { write(line: string): void };
+  /** Called on the new instance before any plugin or route (tests watch routes and responses from here). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 export interface BuiltApp {
@@ -94,6 +97,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return503OnClosing: true,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+  opts.instrument?.(app);
+  // First, so plugins with routes of their own (Swagger UI) answer their failures through it too.
+  registerErrorHandler(app);
 
   const ctx: AppContext = {
     config,
@@ -121,6 +127,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     global: false,
     errorResponseBuilder: () => new AppError(429, '请求过于频繁，请稍后再试'),
   });
+  await registerApiDocs(app, config);
 
   registerSessionResolver(app, ctx);
   registerGuards(app, config.apiRoot, (req) => sessionTokenOf(req) !== null);
@@ -132,7 +139,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
   registerMetricsRoute(app, ctx, readDbh);
 
-  registerErrorHandler(app);
 
   app.addHook('onClose', async () => {
     if (readDbh) await readDbh.close();

@@ -18,12 +18,14 @@ declare module 'fastify' {
 
 export const isAdmin = (u: CurrentUser) => u.role === 'admin' || u.grade >= ALL_REGIONS_GRADE;
 
-/** Every `/admin/*` route needs a login unless it says otherwise. */
-export function guardOf(req: FastifyRequest, apiRoot: string): Guard {
-  const explicit = req.routeOptions.config?.guard;
+/** Every `/admin/*` route needs a login unless it says otherwise (also what the OpenAPI document shows). */
+export function routeGuard(explicit: Guard | undefined, url: string, apiRoot: string): Guard {
   if (explicit) return explicit;
-  const url = req.routeOptions.url ?? '';
   return url.startsWith(`${apiRoot}/admin/`) ? 'login' : 'public';
+}
+
+export function guardOf(req: FastifyRequest, apiRoot: string): Guard {
+  return routeGuard(req.routeOptions.config?.guard, req.routeOptions.url ?? '', apiRoot);
 }
 
 export function loginRedirect(apiRoot: string, req: FastifyRequest): string {

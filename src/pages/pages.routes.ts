@@ -1,10 +1,12 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
 import type { Guard } from '../http/guards.js';
+import { content, failure, fields, HTML, pathParams, type RouteDoc } from '../http/openapi/route-doc.js';
 import { asInput, readString } from '../http/readers.js';
 import { loginPage, safeNext } from '../modules/auth/login-page.js';
 
@@ -14,13 +16,37 @@ interface PageRoute {
   guard: Guard;
   /** The interface's 404 message when the page file is absent. */
   missing: string;
+  /** What the page is, for the OpenAPI document. */
+  title: string;
 }
 
 const PAGES: PageRoute[] = [
-  { path: '/db_admin', file: 'db_admin.html', guard: 'page-login', missing: 'DB admin page not found' },
-  { path: '/admin/super', file: 'super_admin.html', guard: 'page-super', missing: 'Super admin page not found' },
-  { path: '/admin/v2-debug', file: 'v2_debug.html', guard: 'page-super', missing: '调试页面不存在' },
+  {
+    path: '/db_admin', file: 'db_admin.html', guard: 'page-login', missing: 'DB admin page not found',
+    title: 'The database administration page',
+  },
+  {
+    path: '/admin/super', file: 'super_admin.html', guard: 'page-super', missing: 'Super admin page not found',
+    title: 'The super administrator console',
+  },
+  { path: '/admin/v2-debug', file: 'v2_debug.html', guard: 'page-super', missing: '调试页面不存在', title: 'The search debugging console' },
 ];
+
+const pageDoc = (page: PageRoute): RouteDoc => ({
+  tags: ['pages'],
+  summary: page.title,
+  responses: { 200: content('The page.', HTML), 404: failure(`The page file is absent: ${page.missing}`) },
+});
+
+const LOGIN_DOC: RouteDoc = {
+  tags: ['pages'],
+  summary: 'The login page',
+  querystring: fields({
+    next: Type.Optional(Type.String({ description: 'Where to go after the login (a path under `{api_root}`).' })),
+    error: Type.Optional(Type.String({ description: 'Why the last form login failed: missing, credentials, inactive or locked.' })),
+  }),
+  responses: { 200: content('The page.', HTML) },
+};
 
 /** The pages' built assets: one flat directory of content-hashed files (web/vite.config.ts). */
 const ASSET_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
@@ -41,12 +67,23 @@ const ASSET_TYPES: Record<string, string> = {
  */
 const ASSET_PREFIXES = ['/assets', '/admin/assets'];
 
+const ASSET_DOC: RouteDoc = {
+  tags: ['pages'],
+  summary: 'A built asset of the pages (script, style, image, font)',
+  description: 'Public; the names carry a content hash, so they are cached for good.',
+  params: pathParams({ name: 'A file name directly in the assets directory, of a known type.' }),
+  responses: {
+    200: content('The asset.', [...new Set(Object.values(ASSET_TYPES).map((t) => t.split(';')[0]))]),
+    404: failure('文件不存在'),
+  },
+};
+
 /** Serves the built HTML pages; the guard runs before (redirect to login, or the 403 page). */
 export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesDir: string): void {
   const { apiRoot } = ctx.config;
 
   // The login page: the built one (it reads `next` and `error` itself), else the minimal form page.
-  app.get(`${apiRoot}/login`, { config: { guard: 'public' } }, async (req, reply) => {
+  app.get(`${apiRoot}/login`, { config: { guard: 'public', doc: LOGIN_DOC } }, async (req, reply) => {
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     const built = await readFile(join(pagesDir, 'login.html')).catch(() => null);
     if (built) return reply.send(built);
@@ -55,7 +92,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesD
   });
 
   for (const page of PAGES) {
-    app.get(`${apiRoot}${page.path}`, { config: { guard: page.guard } }, async (_req, reply) => {
+    app.get(`${apiRoot}${page.path}`, { config: { guard: page.guard, doc: pageDoc(page) } }, async (_req, reply) => {
       const file = join(pagesDir, page.file);
       if (!existsSync(file)) throw notFound(page.missing);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await readFile(file));
@@ -66,7 +103,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesD
   // the names carry a content hash, so they may be cached for good.
   const assetsDir = join(pagesDir, 'assets');
   for (const prefix of ASSET_PREFIXES) {
-    app.get<{ Params: { name: string } }>(`${apiRoot}${prefix}/:name`, { config: { guard: 'public' } }, async (req, reply) => {
+    app.get<{ Params: { name: string } }>(`${apiRoot}${prefix}/:name`, { config: { guard: 'public', doc: ASSET_DOC } }, async (req, reply) => {
       const { name } = req.params;
       const type = ASSET_TYPES[extname(name)];
       const file = join(assetsDir, name);

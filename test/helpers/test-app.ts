@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { DatabaseHandle, DialectKind } from '../../src/db/connect.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { watchResponses, type SeenRoute } from './openapi-check.js';
 
 export const ADMIN_PASSWORD = 'Admin-Test-Pass-1';
 export const API = '/app/api/workflow/lawrisk';
@@ -14,6 +15,8 @@ export interface TestApp {
   config: Config;
   database: TestDatabase;
   dbh: DatabaseHandle;
+  /** The routes the application registered (HEAD excluded), as the OpenAPI coverage test sees them. */
+  routes: SeenRoute[];
   /** Logs in through the real route and returns the Cookie header value. */
   login(username?: string, password?: string): Promise<string>;
   /** A second app on the same database (a restart, or another instance). */
@@ -39,6 +42,23 @@ export function cookieOf(res: LightMyRequestResponse): string {
   return first.split(';')[0];
 }
 
+/**
+ * Builds the application with every response checked against its OpenAPI document
+ * (test/helpers/openapi-check.ts): the suite's responses are the document's test.
+ */
+async function buildCheckedApp(config: Config, opts: BuildOptions) {
+  let watch: ReturnType<typeof watchResponses> | undefined;
+  const built = await buildApp(config, {
+    ...opts,
+    instrument: (app) => {
+      watch = watchResponses(app, config.apiRoot);
+      opts.instrument?.(app);
+    },
+  });
+  watch!.seal();
+  return { ...built, routes: watch!.routes };
+}
+
 /** A fresh database of the given kind with the whole application built on it. */
 export async function buildTestApp(
   kind: DialectKind = 'sqlite',
@@ -47,7 +67,7 @@ export async function buildTestApp(
   const database = await createTestDatabase(kind);
   const config = testConfig(database, opts.env);
   const dbh = database.open();
-  const built = await buildApp(config, { dbh, logger: false, warmUp: false, ...opts.build });
+  const { routes, ...built } = await buildCheckedApp(config, { dbh, logger: false, warmUp: false, ...opts.build });
   const extra: FastifyInstance[] = [];
   const extraDbs: DatabaseHandle[] = [];
   return {
@@ -55,6 +75,7 @@ export async function buildTestApp(
     config,
     database,
     dbh,
+    routes,
     async login(username = 'admin', password = ADMIN_PASSWORD) {
       const res = await built.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username, password } });
       return cookieOf(res);
@@ -62,7 +83,7 @@ export async function buildTestApp(
     async reopen(more = {}) {
       const h = database.open();
       extraDbs.push(h);
-      const again = await buildApp(config, { dbh: h, logger: false, warmUp: false, ...opts.build, ...more });
+      const { routes: _routes, ...again } = await buildCheckedApp(config, { dbh: h, logger: false, warmUp: false, ...opts.build, ...more });
       extra.push(again.app);
       return again;
     },

@@ -9,8 +9,10 @@ import { PROJECT_ROOT } from '../helpers/server-process.js';
  *   one of the interface's own English messages; the one documented exception is /v2's
  *   `{error: 'query is required'}`;
  * - a 2xx is a documented success: the envelope with `success: true`, `{status: 'ok'}` of the health
- *   routes, a page, file or image of the routes that serve them, or /metrics' Prometheus text;
- * - a 3xx is a page guard's redirect to the login page or the form login's redirect;
+ *   routes, a page, file or image of the routes that serve them, the OpenAPI document, or
+ *   /metrics' Prometheus text;
+ * - a 3xx is a page guard's redirect to the login page, the form login's redirect, or Swagger UI's
+ *   own redirects between its pages under {api_root}/docs/;
  * - no body ever carries a stack trace, a source path or a database error text.
  */
 
@@ -40,9 +42,9 @@ const LEAKS: Array<[RegExp, string]> = [
   [/\b(TypeError|ReferenceError|RangeError|SyntaxError): |Cannot read propert|is not a function|Maximum call stack|Invalid string length|undefined is not/, 'JavaScript error text'],
 ];
 
-const PAGE_TYPES = /^(text\/html|text\/css|text\/javascript|image\/|font\/|application\/vnd\.openxmlformats|application\/octet-stream)/;
-/** The Prometheus text format of /metrics. */
-const METRICS_TYPE = /^text\/plain; version=0\.0\.4/;
+const PAGE_TYPES = /^(text\/html|text\/css|text\/javascript|application\/javascript|image\/|font\/|application\/vnd\.openxmlformats|application\/octet-stream)/;
+/** The Prometheus text format of /metrics; the YAML form of the OpenAPI document. */
+const DOCUMENT_TYPES = /^(text\/plain; version=0\.0\.4|application\/x-yaml)/;
 
 function leakIn(body: string): string | null {
   for (const [re, what] of LEAKS) if (re.test(body)) return what;
@@ -60,13 +62,13 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
 
   if (status >= 300 && status < 400) {
     const location = String(res.headers.location ?? '');
-    if (!location.includes('/login')) return `redirect to ${location}`;
+    if (!location.includes('/login') && !/\/api\/workflow\/lawrisk\/docs\//.test(location)) return `redirect to ${location.slice(0, 200)}`;
     return null;
   }
   if (status >= 200 && status < 300) {
-    if (!isJson) return PAGE_TYPES.test(type) || METRICS_TYPE.test(type) || status === 204 ? null : `2xx with content type ${type}`;
+    if (!isJson) return PAGE_TYPES.test(type) || DOCUMENT_TYPES.test(type) || status === 204 ? null : `2xx with content type ${type}`;
     const body = res.json() as Record<string, unknown>;
-    if (body.success === true || body.status === 'ok') return null;
+    if (body.success === true || body.status === 'ok' || typeof body.openapi === 'string') return null;
     return '2xx JSON without success: true';
   }
 

@@ -65,6 +65,11 @@ const html: Check = (res) => {
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('text/html');
 };
+/** 200 with a content type containing `type` (static assets of the API browser). */
+const served = (type: string): Check => (res) => {
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain(type);
+};
 const xlsx: Check = (res) => {
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('spreadsheetml');
@@ -143,6 +148,27 @@ export const rows: Row[] = [
   // Public routes: the same for everyone.
   { route: 'GET /healthz', request: () => ({ method: 'GET', url: '/healthz' }), expect: everyone(ok((d) => expect(d).toMatchObject({ status: 'ok' }))) },
   { route: 'GET /test-simple', request: () => ({ method: 'GET', url: '/test-simple' }), expect: everyone(ok((d) => expect(d).toEqual({ status: 'ok' }))) },
+  // The API description and its browser: public, they describe the interface and hold no data (docs/api.md).
+  {
+    route: 'GET /openapi.json', request: () => ({ method: 'GET', url: '/openapi.json' }),
+    expect: everyone(ok((d) => expect(d).toMatchObject({ openapi: '3.1.0' }))),
+  },
+  { route: 'GET /docs/', request: () => ({ method: 'GET', url: '/docs/' }), expect: everyone(html) },
+  {
+    route: 'GET /docs/static/index.html', request: () => ({ method: 'GET', url: '/docs/static/index.html' }),
+    // Swagger UI sends its own page's address to the page it serves, for everyone.
+    expect: everyone((res) => {
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(`${API}/docs/`);
+    }),
+  },
+  {
+    route: 'GET /docs/static/swagger-initializer.js', request: () => ({ method: 'GET', url: '/docs/static/swagger-initializer.js' }),
+    expect: everyone(served('javascript')),
+  },
+  { route: 'GET /docs/static/*', request: () => ({ method: 'GET', url: '/docs/static/swagger-ui.css' }), expect: everyone(served('text/css')) },
+  { route: 'GET /docs/json', request: () => ({ method: 'GET', url: '/docs/json' }), expect: everyone(ok((d) => expect(d).toMatchObject({ openapi: '3.1.0' }))) },
+  { route: 'GET /docs/yaml', request: () => ({ method: 'GET', url: '/docs/yaml' }), expect: everyone(served('yaml')) },
   {
     // No session matter: loopback callers (and holders of METRICS_TOKEN) read it, whoever they are (docs/deploy.md).
     route: 'GET /metrics', request: () => ({ method: 'GET', url: '/metrics' }),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { approvalDepartmentDocs } from './approval-departments.openapi.js';
 import { setupApprovalDepartments } from './approval-departments.service.js';
 
 export function registerApprovalDepartmentRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -11,6 +12,7 @@ export function registerApprovalDepartmentRoutes(app: FastifyInstance, ctx: AppC
       config: {
         guard: 'admin',
         operation: { type: 'setup', summary: '建立审批部门与服务部门的对应关系', targetType: 'approval_department' },
+        doc: approvalDepartmentDocs.setup,
       },
     },
     async (req) => {

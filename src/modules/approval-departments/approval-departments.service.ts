@@ -1,20 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../db/database.js';
+import type { ApprovalDepartmentSetup } from './approval-departments.openapi.js';
 import { listApprovalDepartmentRows, listServiceDepartmentNames, setServiceDepartment } from './approval-departments.repository.js';
 
-export interface DepartmentLink {
-  approval_department: string;
-  approval_department_id: string;
-  service_department: string;
-  service_department_id: string;
-}
-
-export interface SetupResult {
-  linked: DepartmentLink[];
-  /** Approval departments no service department name matches (their previous link is cleared). */
-  unmatched: string[];
-  /** Approval departments considered. */
-  total: number;
-}
+export type SetupResult = Static<typeof ApprovalDepartmentSetup>;
+type DepartmentLink = SetupResult['linked'][number];
 
 /** The service department whose name equals, or is the longest prefix of, an approval department's name. */
 export function bestServiceDepartment<T extends { name: string }>(approvalName: string, candidates: T[]): T | undefined {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, unauthorized } from '../../http/errors.js';
 import { asInput, readString } from '../../http/readers.js';
 import { login, logout } from './auth.service.js';
+import { authDocs } from './auth.openapi.js';
 import { LoginBody } from './auth.schema.js';
 import { presentCurrentUser } from './current-user.js';
 import { safeNext } from './login-page.js';
@@ -26,6 +27,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: {
         guard: 'public',
         operation: { type: 'login', summary: '登录', targetType: 'user' },
+        doc: authDocs.login,
         rateLimit: ctx.config.loginRateLimit > 0 ? { max: ctx.config.loginRateLimit, timeWindow: 60_000 } : false,
       },
     },
@@ -66,7 +68,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.post(
     `${apiRoot}/auth/logout`,
-    { config: { guard: 'public', operation: { type: 'logout', summary: '退出登录', targetType: 'user' } } },
+    { config: { guard: 'public', operation: { type: 'logout', summary: '退出登录', targetType: 'user' }, doc: authDocs.logout } },
     async (req, reply) => {
       const token = sessionTokenOf(req);
       if (token) await logout(ctx.db, token);
@@ -76,7 +78,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.get(`${apiRoot}/auth/me`, { config: { guard: 'public' } }, async (req: FastifyRequest, _reply: FastifyReply) => {
+  app.get(`${apiRoot}/auth/me`, { config: { guard: 'public', doc: authDocs.me } }, async (req: FastifyRequest, _reply: FastifyReply) => {
     if (!req.user) throw unauthorized();
     return { success: true, data: { user: presentCurrentUser(req.user) } };
   });

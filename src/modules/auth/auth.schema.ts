@@ -1,12 +1,10 @@
 import { Type } from '@sinclair/typebox';
 
-const credential = Type.String({ maxLength: 256 });
-
 export const LoginBody = Type.Object(
   {
-    username: Type.Optional(credential),
-    password: Type.Optional(credential),
-    next: Type.Optional(Type.String({ maxLength: 2048 })),
+    username: Type.Optional(Type.String({ maxLength: 256, description: 'Username (case-insensitive); required.' })),
+    password: Type.Optional(Type.String({ maxLength: 256, description: 'Password, as typed; required.' })),
+    next: Type.Optional(Type.String({ maxLength: 2048, description: 'Where to go after the login: a path under `{api_root}`, else ignored.' })),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,6 @@
+import type { Static } from '@sinclair/typebox';
+import type { CurrentUser as CurrentUserSchema } from './auth.openapi.js';
+
 /** The current-user object of interface section 5, plus what guards and data scope need. */
 export interface CurrentUser {
   id: number;
@@ -12,7 +15,7 @@ export interface CurrentUser {
 }
 
 /** The API shape of the current user (ids as strings, as every id of the interface). */
-export function presentCurrentUser(u: CurrentUser) {
+export function presentCurrentUser(u: CurrentUser): Static<typeof CurrentUserSchema> {
   return {
     id: String(u.id),
     username: u.username,

@@ -5,6 +5,7 @@ import { changeOwnPassword } from '../users/own-password.js';
 import { OwnPasswordBody } from '../users/users.schema.js';
 import { readPassword } from '../users/users.rules.js';
 import { actorOf } from '../users/users.routes.js';
+import { authDocs } from './auth.openapi.js';
 
 /** POST {api_root}/auth/password: a logged-in user replaces its own password (also the way out of must-change). */
 export function registerPasswordChangeRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -12,7 +13,7 @@ export function registerPasswordChangeRoutes(app: FastifyInstance, ctx: AppConte
     `${ctx.config.apiRoot}/auth/password`,
     {
       schema: { body: OwnPasswordBody },
-      config: { guard: 'login', operation: { type: 'update', summary: '修改本人密码', targetType: 'user' } },
+      config: { guard: 'login', operation: { type: 'update', summary: '修改本人密码', targetType: 'user' }, doc: authDocs.password },
     },
     async (req) => {
       const user = req.user!;

@@ -6,15 +6,24 @@ import { defaultEditor } from '../auth/current-user.js';
 import {
   BATCH_SIZE, createCheckpoint, deleteCheckpoint, describeCheckpointCreated, describeRestore, listCheckpoints, restoreCheckpoint,
 } from './checkpoints.service.js';
+import { checkpointDocs } from './checkpoints.openapi.js';
 
 // JSON or form bodies. The two restore fields take anything: an invalid value falls back to its default.
 const CreateBody = Type.Union([
-  Type.Object({ description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])) }, { additionalProperties: false }),
+  Type.Object(
+    { description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'Free text; default empty.' })) },
+    { additionalProperties: false },
+  ),
   Type.Null(),
 ]);
 const RestoreBody = Type.Union([
   Type.Object(
-    { create_auto_backup: Type.Optional(Type.Unknown()), batch_size: Type.Optional(Type.Unknown()) },
+    {
+      create_auto_backup: Type.Optional(
+        Type.Unknown({ description: 'Take a backup checkpoint of the current state first: 1, true, yes, on (any case); default true.' }),
+      ),
+      batch_size: Type.Optional(Type.Unknown({ description: 'Rows per insert, 100..10000; anything else 1000.' })),
+    },
     { additionalProperties: false },
   ),
   Type.Null(),
@@ -29,7 +38,7 @@ type WithCheckpointId = FastifyRequest<{ Params: { checkpoint_id: string } }>;
 export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/checkpoints`;
 
-  app.get(base, { config: { guard: 'admin' } }, async () => ({
+  app.get(base, { config: { guard: 'admin', doc: checkpointDocs.list } }, async () => ({
     success: true,
     data: { checkpoints: await listCheckpoints(ctx) },
   }));
@@ -38,7 +47,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
     base,
     {
       schema: { body: CreateBody },
-      config: { guard: 'admin', operation: { type: 'checkpoint', summary: '创建检查点', targetType: 'checkpoint' } },
+      config: { guard: 'admin', operation: { type: 'checkpoint', summary: '创建检查点', targetType: 'checkpoint' }, doc: checkpointDocs.create },
     },
     async (req) => {
       const description = readString(asInput(req.body), 'description') ?? '';
@@ -54,7 +63,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
     `${base}/:checkpoint_id/restore`,
     {
       schema: { body: RestoreBody },
-      config: { guard: 'admin', operation: { type: 'restore', summary: '恢复检查点', targetType: 'checkpoint' } },
+      config: { guard: 'admin', operation: { type: 'restore', summary: '恢复检查点', targetType: 'checkpoint' }, doc: checkpointDocs.restore },
     },
     async (req: WithCheckpointId) => {
       const body = asInput(req.body);
@@ -76,7 +85,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
 
   app.delete(
     `${base}/:checkpoint_id`,
-    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除检查点', targetType: 'checkpoint' } } },
+    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除检查点', targetType: 'checkpoint' }, doc: checkpointDocs.remove } },
     async (req: WithCheckpointId) => {
       req.operation.targetId = req.params.checkpoint_id;
       await deleteCheckpoint(ctx, req.params.checkpoint_id);

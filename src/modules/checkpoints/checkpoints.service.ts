@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import { dataChanged, type AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -6,12 +7,13 @@ import { restoreCheckpointData, RestoreCheckFailed, type RestoredTable } from '.
 import { writeCheckpoint, type CheckpointKind, type TableStat } from './checkpoint-writer.js';
 import { deleteCheckpointRow, findCheckpointRow, listCheckpointRows, type CheckpointRow } from './checkpoints.repository.js';
 import { withRawConnection, type RawConnection } from './raw-connection.js';
+import type { Checkpoint, CheckpointRestoreResult } from './checkpoints.openapi.js';
 
 /** Restore batch size (interface 4.8): 100..10000, anything else becomes 1000. */
 export const BATCH_SIZE = { def: 1000, min: 100, max: 10_000, outOfRange: 'default' } as const;
 
 /** A checkpoint as the API shows it (ids as strings, as every id of the interface). */
-function presentCheckpoint(row: CheckpointRow) {
+function presentCheckpoint(row: CheckpointRow): Static<typeof Checkpoint> {
   let stats: TableStat[] = [];
   try {
     stats = JSON.parse(row.table_stats) as TableStat[];
@@ -23,7 +25,7 @@ function presentCheckpoint(row: CheckpointRow) {
     id: String(row.id),
     description: row.description,
     created_by: row.created_by,
-    kind: row.kind,
+    kind: row.kind as CheckpointKind, // written by checkpoint-writer only
     created_at: row.created_at,
     total_rows: row.total_rows,
     size_bytes: row.size_bytes,
@@ -32,7 +34,7 @@ function presentCheckpoint(row: CheckpointRow) {
   };
 }
 
-export type CheckpointView = ReturnType<typeof presentCheckpoint>;
+export type CheckpointView = Static<typeof Checkpoint>;
 
 /** Path ids: anything that is not a positive integer names no checkpoint (404, never a 500). */
 function parseCheckpointId(raw: string): number {
@@ -65,13 +67,7 @@ export interface RestoreOptions {
   operator: string;
 }
 
-export interface RestoreResult {
-  checkpoint_id: string;
-  tables_restored: number;
-  total_rows: number;
-  auto_backup: string | null;
-  table_details: RestoredTable[];
-}
+export type RestoreResult = Static<typeof CheckpointRestoreResult>;
 
 /** The two failure bodies of interface 4.8: a restore that reported errors, and an exception. */
 function restoreFailure(err: unknown, backupId: number | null): AppError {

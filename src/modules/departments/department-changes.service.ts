@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
@@ -8,16 +9,14 @@ import { assertNameFree, findParentDepartment, findRegionId } from './department
 import {
   ancestorChain, countChildren, deleteDepartmentRow, findDepartmentById, updateDepartmentRow,
 } from './departments.repository.js';
-import { presentDepartment, type DepartmentPayload } from './departments.presenter.js';
+import { presentDepartment } from './departments.presenter.js';
 import type { UpdateDepartmentInput } from './departments.schema.js';
+import type { DeletedDepartment as DeletedDepartmentSchema, UpdatedDepartment as UpdatedDepartmentSchema } from './departments.openapi.js';
 import type { ServiceDepartmentsTable } from './departments.table.js';
 
 const NOT_FOUND = '服务部门不存在';
 
-export interface UpdatedDepartment {
-  department: DepartmentPayload;
-  message: string;
-}
+export type UpdatedDepartment = Static<typeof UpdatedDepartmentSchema>;
 
 /** PATCH rules of interface 4.4, plus refusing a parent below the department itself (a cycle). */
 export async function updateDepartment(ctx: AppContext, rawId: string, input: UpdateDepartmentInput): Promise<UpdatedDepartment> {
@@ -58,11 +57,7 @@ export async function updateDepartment(ctx: AppContext, rawId: string, input: Up
   });
 }
 
-export interface DeletedDepartment {
-  deleted: boolean;
-  department: DepartmentPayload;
-  unbound_users: number;
-}
+export type DeletedDepartment = Static<typeof DeletedDepartmentSchema>;
 
 /**
  * DELETE rules of interface 4.4: refused (400) for an unknown department, one with children, or

@@ -7,13 +7,16 @@ import { deleteDepartment, updateDepartment } from './department-changes.service
 import {
   CreateDepartmentBody, readCreateDepartmentInput, readUpdateDepartmentInput, UpdateDepartmentBody,
 } from './departments.schema.js';
+import { departmentDocs } from './departments.openapi.js';
 import { createDepartment, departmentTree, listChildUnits, listDepartments } from './departments.service.js';
+import type { RouteDoc } from '../../http/openapi/route-doc.js';
 
 type WithDeptId = FastifyRequest<{ Params: { dept_id: string } }>;
 
-const operation = (type: 'create' | 'update' | 'delete', summary: string) => ({
+const operation = (type: 'create' | 'update' | 'delete', summary: string, doc: RouteDoc) => ({
   guard: 'admin' as const,
   operation: { type, summary, targetType: 'service_department' },
+  doc,
 });
 
 /** Service departments (interface 4.4): admin guard, JSON errors, every change in the operation log. */
@@ -21,17 +24,17 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
   const { apiRoot } = ctx.config;
   const base = `${apiRoot}/admin/service-departments`;
 
-  app.get(base, { config: { guard: 'admin' } }, async () => ({
+  app.get(base, { config: { guard: 'admin', doc: departmentDocs.list } }, async () => ({
     success: true,
     data: { departments: await listDepartments(ctx.db) },
   }));
 
-  app.get(`${base}/tree`, { config: { guard: 'admin' } }, async () => ({
+  app.get(`${base}/tree`, { config: { guard: 'admin', doc: departmentDocs.tree } }, async () => ({
     success: true,
     data: { tree: await departmentTree(ctx.db) },
   }));
 
-  app.get(`${apiRoot}/admin/departments/children`, { config: { guard: 'admin' } }, async (req) => {
+  app.get(`${apiRoot}/admin/departments/children`, { config: { guard: 'admin', doc: departmentDocs.children } }, async (req) => {
     const parent = readString(asInput(req.query), 'parent_id');
     if (!parent) throw badRequest('parent_id 不能为空');
     return { success: true, data: { units: await listChildUnits(ctx.db, parseId(parent)) } };
@@ -39,7 +42,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
 
   app.post(
     base,
-    { schema: { body: CreateDepartmentBody }, config: operation('create', '创建服务部门') },
+    { schema: { body: CreateDepartmentBody }, config: operation('create', '创建服务部门', departmentDocs.create) },
     async (req) => {
       const input = readCreateDepartmentInput(asInput(req.body));
       req.operation.targetName = input.name;
@@ -55,7 +58,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
 
   app.patch(
     `${base}/:dept_id`,
-    { schema: { body: UpdateDepartmentBody }, config: operation('update', '修改服务部门') },
+    { schema: { body: UpdateDepartmentBody }, config: operation('update', '修改服务部门', departmentDocs.update) },
     async (req: WithDeptId) => {
       req.operation.targetId = req.params.dept_id;
       const result = await updateDepartment(ctx, req.params.dept_id, readUpdateDepartmentInput(asInput(req.body)));
@@ -65,7 +68,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
     },
   );
 
-  app.delete(`${base}/:dept_id`, { config: operation('delete', '删除服务部门') }, async (req: WithDeptId) => {
+  app.delete(`${base}/:dept_id`, { config: operation('delete', '删除服务部门', departmentDocs.remove) }, async (req: WithDeptId) => {
     req.operation.targetId = req.params.dept_id;
     const force = readFlag(asInput(req.query), 'force', false);
     const result = await deleteDepartment(ctx, req.params.dept_id, force);

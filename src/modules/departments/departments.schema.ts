@@ -5,15 +5,21 @@ import { Scalar, Text } from '../users/users.schema.js';
 import { checkGradeRange, givenFields } from '../users/users.rules.js';
 
 const departmentFields = {
-  name: Text(100),
-  phone: Text(50),
-  parent_id: Scalar(20),
-  region_id: Scalar(100),
-  description: Text(1000),
-  grade: Scalar(16),
+  name: Text(100, 'Department name; required on creation; unique.'),
+  phone: Text(50, 'Phone; blank on update clears it.'),
+  parent_id: Scalar(20, 'Parent department id (forms the tree); blank on update makes it a root.'),
+  region_id: Scalar(100, 'Region (id, code or name); on creation inherited from the parent when blank.'),
+  description: Text(1000, 'Description; blank on update clears it.'),
+  grade: Scalar(16, 'Integer 0–100. On creation default 0 and a non-numeric value becomes 0; on update a non-numeric value is refused.'),
 };
 
-export const CreateDepartmentBody = Type.Object({ ...departmentFields, code: Text(64) }, { additionalProperties: false });
+export const CreateDepartmentBody = Type.Object(
+  {
+    ...departmentFields,
+    code: Text(64, 'Code, upper-cased; blank: an 8-character upper-case hexadecimal token. As supplied it is also the username of the department account.'),
+  },
+  { additionalProperties: false },
+);
 export const UpdateDepartmentBody = Type.Object(departmentFields, { additionalProperties: false });
 
 const GRADE_RANGE_MESSAGE = '权限等级必须在 0 到 100 之间';

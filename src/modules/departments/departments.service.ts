@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
@@ -6,7 +7,7 @@ import { mapDatabaseError } from '../../http/db-errors.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { hashPassword } from '../auth/password.js';
 import { addAccount } from '../users/accounts.js';
-import { presentUser, type UserPayload } from '../users/users.presenter.js';
+import { presentUser } from '../users/users.presenter.js';
 import { findUserWithDepartment } from '../users/users.repository.js';
 import { normalizeUsername } from '../users/users.rules.js';
 import { assertNewDepartmentFree, resolvePlacement } from './department-placement.js';
@@ -16,19 +17,20 @@ import {
 } from './departments.repository.js';
 import { presentDepartment, presentDepartmentRef, type DepartmentPayload } from './departments.presenter.js';
 import type { CreateDepartmentInput } from './departments.schema.js';
+import type { ChildUnit, CreatedDepartment as CreatedDepartmentSchema, DepartmentListItem, DepartmentTreeNode } from './departments.openapi.js';
 
 /** The department account's initial password is its code followed by this fixed suffix (docs/accounts.md). */
 export const DEFAULT_PASSWORD_SUFFIX = '123456';
 /** Display name of a department account: the department name followed by this suffix. */
 export const ACCOUNT_NAME_SUFFIX = '管理员';
 
-export async function listDepartments(db: Executor) {
+export async function listDepartments(db: Executor): Promise<Static<typeof DepartmentListItem>[]> {
   const rows = await listDepartmentRows(db);
   const depth = depthsOf(rows);
   return rows.map((r) => ({ ...presentDepartment(r), depth: depth.get(r.id) ?? 1 }));
 }
 
-type TreePayload = DepartmentPayload & { depth: number; children: TreePayload[] };
+type TreePayload = Static<typeof DepartmentTreeNode>;
 
 export async function departmentTree(db: Executor): Promise<TreePayload[]> {
   const present = (node: TreeNode<DepartmentRow>, depth: number): TreePayload => ({
@@ -40,7 +42,7 @@ export async function departmentTree(db: Executor): Promise<TreePayload[]> {
 }
 
 /** Direct children of a department, by name; an unknown parent simply has none. */
-export async function listChildUnits(db: Executor, parentId: number | null) {
+export async function listChildUnits(db: Executor, parentId: number | null): Promise<Static<typeof ChildUnit>[]> {
   const rows = parentId === null ? [] : await listChildRows(db, parentId);
   return rows.sort(byName).map((r) => ({ ...presentDepartmentRef(r), unit_level: r.unit_level || 'unit' }));
 }
@@ -58,11 +60,7 @@ async function newDepartmentCode(db: Executor): Promise<string> {
   }
 }
 
-export interface CreatedDepartment {
-  department: DepartmentPayload;
-  user: UserPayload;
-  default_password: string;
-}
+export type CreatedDepartment = Static<typeof CreatedDepartmentSchema>;
 
 /**
  * Creates a department, then its administrator account. The interface keeps the department when

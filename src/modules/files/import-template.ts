@@ -1,22 +1,17 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { buildTemplateWorkbook } from '../importer/template/build-template.js';
+import type { TemplateMeta as TemplateMetaSchema } from './files.openapi.js';
 
 export const TEMPLATE_FILENAME = 'permit-import-template.xlsx';
 
 /** Metadata of the import template (GET /admin/templates/permit). */
-export interface TemplateMeta {
-  filename: string;
-  size: number;
-  updated_at: string;
-  updated_by: string | null;
-  sha256: string;
-  source: 'bundled' | 'uploaded';
-}
+export type TemplateMeta = Static<typeof TemplateMetaSchema>;
 
 /** Who wrote the file and how, kept beside it so file and metadata always travel together. */
 interface Sidecar {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
 import { sendAttachment } from './attachment.js';
+import { fileDocs } from './files.openapi.js';
 import { archivedFile, deleteFile, listFiles, permitOriginalFile, reimportFile } from './permit-files.service.js';
 
 type FileParams = { Params: { file_id: string } };
@@ -10,7 +11,7 @@ type FileParams = { Params: { file_id: string } };
 export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  app.get(`${apiRoot}/admin/permit-files`, { config: { failureMessage: '文件列表加载失败' } }, async (req) => {
+  app.get(`${apiRoot}/admin/permit-files`, { config: { failureMessage: '文件列表加载失败', doc: fileDocs.list } }, async (req) => {
     const q = asInput(req.query);
     const data = await listFiles(ctx.readDb, req.user!, {
       limit: readInt(q, 'limit', { def: 20, min: 1, max: 100 }),
@@ -20,14 +21,14 @@ export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext):
     return { success: true, data };
   });
 
-  app.post<FileParams>(`${apiRoot}/admin/permit-files/:file_id/reimport`, async (req) => {
+  app.post<FileParams>(`${apiRoot}/admin/permit-files/:file_id/reimport`, { config: { doc: fileDocs.reimport } }, async (req) => {
     const data = await reimportFile(ctx, req.user!, readString(asInput(req.params), 'file_id'));
     return { success: true, data };
   });
 
   app.delete<FileParams>(
     `${apiRoot}/admin/permit-files/:file_id`,
-    { config: { operation: { type: 'file_delete', summary: '删除导入文件', targetType: 'file' } } },
+    { config: { operation: { type: 'file_delete', summary: '删除导入文件', targetType: 'file' }, doc: fileDocs.remove } },
     async (req) => {
       req.operation.targetId = req.params.file_id;
       const file = await deleteFile(ctx, req.user!, readString(asInput(req.params), 'file_id'));
@@ -38,12 +39,12 @@ export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext):
   );
 
   // Beyond the interface: the archive page downloads a workbook by its id.
-  app.get<FileParams>(`${apiRoot}/admin/permit-files/:file_id/download`, async (req, reply) => {
+  app.get<FileParams>(`${apiRoot}/admin/permit-files/:file_id/download`, { config: { doc: fileDocs.downloadById } }, async (req, reply) => {
     const file = await archivedFile(ctx.readDb, req.user!, readString(asInput(req.params), 'file_id'));
     return sendAttachment(reply, file.filename, file.contentType, file.content);
   });
 
-  app.get(`${apiRoot}/admin/permit-file/download`, async (req, reply) => {
+  app.get(`${apiRoot}/admin/permit-file/download`, { config: { doc: fileDocs.downloadOfPermit } }, async (req, reply) => {
     const q = asInput(req.query);
     const file = await permitOriginalFile(ctx.readDb, req.user!, readString(q, 'region', 'region_id'), readString(q, 'permit', 'permit_id'));
     return sendAttachment(reply, file.filename, file.contentType, file.content);

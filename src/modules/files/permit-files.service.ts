@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
@@ -12,10 +13,11 @@ import { findRegionByToken } from '../regions/regions.repository.js';
 import {
   deletePermitFile, fileContent, findFileOfPermit, findPermitFile, linkedRegionIds, listPermitFiles, type FileListQuery,
 } from './permit-files.repository.js';
+import type { PermitFileListing } from './files.openapi.js';
 
 const FILE_NOT_FOUND = '文件不存在';
 
-export async function listFiles(db: Executor, user: CurrentUser, q: Omit<FileListQuery, 'scope'>) {
+export async function listFiles(db: Executor, user: CurrentUser, q: Omit<FileListQuery, 'scope'>): Promise<Static<typeof PermitFileListing>> {
   const { rows, total } = await listPermitFiles(db, { ...q, scope: regionScope(user) });
   const files = rows.map((r) => ({
     id: String(r.id),

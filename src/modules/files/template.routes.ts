@@ -8,6 +8,7 @@ import { operatorName } from '../auth/current-user.js';
 import { readMultipartForm } from '../importer/multipart-form.js';
 import { parseUploadedWorkbook } from '../importer/upload.service.js';
 import { sendAttachment, XLSX_TYPE } from './attachment.js';
+import { fileDocs } from './files.openapi.js';
 import { readTemplate, templateMetadata, TEMPLATE_FILENAME, writeTemplate } from './import-template.js';
 
 const TEMPLATE_MISSING = '模板文件不存在,请联系管理员';
@@ -19,7 +20,7 @@ const SAMPLE_NAME = '许可事项导入示例.xlsx';
 export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  app.get(`${apiRoot}/admin/templates/permit`, { config: { guard: 'admin' } }, async () => {
+  app.get(`${apiRoot}/admin/templates/permit`, { config: { guard: 'admin', doc: fileDocs.templateMeta } }, async () => {
     const meta = await templateMetadata(ctx.config);
     if (!meta) throw notFound(TEMPLATE_MISSING);
     return { success: true, data: meta };
@@ -27,7 +28,13 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post(
     `${apiRoot}/admin/templates/permit`,
-    { config: { guard: 'admin', operation: { type: 'template_update', summary: '更新导入模板', targetType: 'template' } } },
+    {
+      config: {
+        guard: 'admin',
+        operation: { type: 'template_update', summary: '更新导入模板', targetType: 'template' },
+        doc: fileDocs.templateReplace,
+      },
+    },
     async (req) => {
       const form = await readMultipartForm(req, ctx.config.importMaxBytes);
       if (!form.file) throw badRequest('请上传模板文件');
@@ -44,13 +51,13 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
     },
   );
 
-  app.get(`${apiRoot}/admin/permit-import/template`, async (_req, reply) => {
+  app.get(`${apiRoot}/admin/permit-import/template`, { config: { doc: fileDocs.templateDownload } }, async (_req, reply) => {
     const content = await readTemplate(ctx.config);
     if (!content) throw notFound(TEMPLATE_MISSING);
     return sendAttachment(reply, '许可事项导入模板.xlsx', XLSX_TYPE, content);
   });
 
-  app.get(`${apiRoot}/admin/permit-import/sample`, async (_req, reply) => {
+  app.get(`${apiRoot}/admin/permit-import/sample`, { config: { doc: fileDocs.sample } }, async (_req, reply) => {
     const content = await readFile(SAMPLE_FILE).catch(() => null);
     if (!content) throw notFound('示例文件不存在');
     return sendAttachment(reply, SAMPLE_NAME, XLSX_TYPE, content);

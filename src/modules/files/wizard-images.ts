@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
+import { content, failure, pathParams, type RouteDoc } from '../../http/openapi/route-doc.js';
 
 export const IMAGES_DIR = fileURLToPath(new URL('../../../assets/images/', import.meta.url));
 
@@ -18,8 +19,18 @@ export const WIZARD_IMAGES: Readonly<Record<string, string>> = {
   'template-columns.svg': 'image/svg+xml',
 };
 
+const wizardImageDoc: RouteDoc = {
+  tags: ['import'],
+  summary: 'An image of the import wizard',
+  params: pathParams({ filename: `One of ${Object.keys(WIZARD_IMAGES).join(', ')}.` }),
+  responses: {
+    200: content('The image, with a sandboxing Content-Security-Policy.', [...new Set(Object.values(WIZARD_IMAGES))]),
+    404: failure('图片不存在'),
+  },
+};
+
 export function registerWizardImageRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { filename: string } }>(`${ctx.config.apiRoot}/admin/images/:filename`, async (req, reply) => {
+  app.get<{ Params: { filename: string } }>(`${ctx.config.apiRoot}/admin/images/:filename`, { config: { doc: wizardImageDoc } }, async (req, reply) => {
     const name = req.params.filename;
     const type = Object.hasOwn(WIZARD_IMAGES, name) ? WIZARD_IMAGES[name] : undefined;
     const content = type ? await readFile(join(IMAGES_DIR, name)).catch(() => null) : null;

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
@@ -5,6 +6,7 @@ import type { CurrentUser } from '../auth/current-user.js';
 import { writeChange } from '../changes/change-transaction.js';
 import { applyImportPlan } from './apply-plan.js';
 import type { CommitRequest } from './commit-input.js';
+import type { CommitResult as CommitResultSchema } from './import.openapi.js';
 import type { ImportPlan, PlanOptions, SheetCounts } from './import-plan.types.js';
 import { openSession, parsedOf } from './import-session.js';
 import type { Finding, ParsedWorkbook } from './parser/types.js';
@@ -46,16 +48,7 @@ function chooseSheets(workbook: ParsedWorkbook, req: CommitRequest): string[] {
   return sheets;
 }
 
-export interface CommitResult {
-  session_id: string;
-  filename: string;
-  file_id: string;
-  snapshot_batch_id: string | null;
-  sheets: Array<{ sheet: string } & SheetCounts>;
-  totals: SheetCounts;
-  regions_created: Array<{ id: string; name: string }>;
-  themes_created: Array<{ id: string; name: string }>;
-}
+export type CommitResult = Static<typeof CommitResultSchema>;
 
 /** The session, its workbook and the plan options a commit request names (sheets checked to exist). */
 async function commitInputs(ctx: AppContext, user: CurrentUser, req: CommitRequest) {

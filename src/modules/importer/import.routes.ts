@@ -4,6 +4,7 @@ import { badRequest } from '../../http/errors.js';
 import { asInput, readString } from '../../http/readers.js';
 import { readCommitRequest } from './commit-input.js';
 import { commitImport, describeCommit } from './commit.service.js';
+import { importDocs } from './import.openapi.js';
 import { readMultipartForm } from './multipart-form.js';
 import { previewSession } from './preview.service.js';
 import { uploadBinding } from './session-binding.js';
@@ -13,7 +14,7 @@ import { createImportSession } from './upload.service.js';
 export function registerImportRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/permit-import`;
 
-  app.post(`${base}/upload`, async (req) => {
+  app.post(`${base}/upload`, { config: { doc: importDocs.upload } }, async (req) => {
     const form = await readMultipartForm(req, ctx.config.importMaxBytes);
     if (!form.file) throw badRequest('请选择要上传的Excel文件');
     const binding = await uploadBinding(ctx.db, req.user!, form.fields);
@@ -21,19 +22,19 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext): voi
     return { success: true, data };
   });
 
-  app.get<{ Params: { session_id: string } }>(`${base}/session/:session_id/preview`, async (req) => {
+  app.get<{ Params: { session_id: string } }>(`${base}/session/:session_id/preview`, { config: { doc: importDocs.previewBySession } }, async (req) => {
     const data = await previewSession(ctx, req.user!, readString(asInput(req.params), 'session_id'));
     return { success: true, data };
   });
 
-  app.get(`${base}/preview`, async (req) => {
+  app.get(`${base}/preview`, { config: { doc: importDocs.preview } }, async (req) => {
     const data = await previewSession(ctx, req.user!, readString(asInput(req.query), 'session_id', 'sessionId'));
     return { success: true, data };
   });
 
   app.post(
     `${base}/commit`,
-    { config: { operation: { type: 'import', summary: '导入工作簿', targetType: 'file' } } },
+    { config: { operation: { type: 'import', summary: '导入工作簿', targetType: 'file' }, doc: importDocs.commit } },
     async (req) => {
       const data = await commitImport(ctx, req.user!, readCommitRequest(asInput(req.body), req.user!));
       req.operation.targetId = data.file_id;

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
@@ -8,7 +9,9 @@ import { openSession, parsedOf, planActorFor, regionIdsNamed, type BoundDepartme
 import type { ImportSessionHead } from './import-sessions.repository.js';
 import type { ParsedWorkbook } from './parser/types.js';
 import { loadImportState, loadRegionThemeOptions } from './import-state.repository.js';
+import type { SessionDescription as SessionDescriptionSchema } from './import.openapi.js';
 import { presentPreview, type ThemeOptions } from './preview-presenter.js';
+import type { BindingMode } from './session-binding.js';
 
 /** The preview compares every sheet as it is: no sheet selection, overrides or theme bindings yet. */
 const PREVIEW_OPTIONS: PlanOptions = { sheets: null, overrides: {}, themeBindings: {} };
@@ -53,7 +56,7 @@ function presentSession(s: ImportSessionHead, department: BoundDepartment | null
     created_at: s.created_at,
     expires_at: s.expires_at,
     committed_at: s.committed_at,
-    binding_mode: s.binding_mode,
+    binding_mode: s.binding_mode as BindingMode, // written by session-binding.ts only
     department,
   };
 }
@@ -62,12 +65,17 @@ function presentSession(s: ImportSessionHead, department: BoundDepartment | null
  * The session description of interface 4.7: the session, then the preview of all its sheets.
  * The caller may pass the workbook it already holds (an upload) to spare parsing the stored JSON.
  */
-export async function describeSession(db: Executor, user: CurrentUser, session: ImportSessionHead, workbook = parsedOf(session)) {
+export async function describeSession(
+  db: Executor,
+  user: CurrentUser,
+  session: ImportSessionHead,
+  workbook = parsedOf(session),
+): Promise<SessionDescription> {
   const { plan, state, actor, department } = await planSession(db, user, session, workbook, PREVIEW_OPTIONS);
   return { ...presentSession(session, department), ...presentPreview(plan, await themeOptionsFor(db, plan, state, actor)) };
 }
 
-export type SessionDescription = Awaited<ReturnType<typeof describeSession>>;
+export type SessionDescription = Static<typeof SessionDescriptionSchema>;
 
 export async function previewSession(ctx: AppContext, user: CurrentUser, sessionId: string | undefined): Promise<SessionDescription> {
   const session = await openSession(ctx.db, user, sessionId, nowIso(ctx.now));

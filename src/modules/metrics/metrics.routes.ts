@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { DatabaseHandle } from '../../db/connect.js';
+import { metricsDocs } from './metrics.openapi.js';
 import { metricsRefusal } from './metrics-access.js';
 
 /**
@@ -78,7 +79,7 @@ function searchGauges(app: FastifyInstance, ctx: AppContext): void {
 export function registerMetricsRoute(app: FastifyInstance, ctx: AppContext, readDbh: DatabaseHandle | null): void {
   databaseGauges(ctx, readDbh);
   searchGauges(app, ctx);
-  app.get('/metrics', { config: { guard: 'public' }, logLevel: 'warn' }, async (req, reply) => {
+  app.get('/metrics', { config: { guard: 'public', doc: metricsDocs.metrics }, logLevel: 'warn' }, async (req, reply) => {
     const refused = metricsRefusal(req, ctx.config.metricsToken);
     if (refused) {
       if (refused.status === 401) reply.header('www-authenticate', 'Bearer realm="metrics"');

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -5,6 +6,7 @@ import { isAdmin } from '../../http/guards.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
 import { listOperationLogs } from './operation-log.repository.js';
 import type { OperationLogsTable } from './operation-log.table.js';
+import { operationLogDocs, type OperationLogEntry } from './operation-log.openapi.js';
 
 type LogRow = Selectable<OperationLogsTable>;
 
@@ -18,7 +20,7 @@ function parsedParams(text: string | null): unknown {
 }
 
 /** One entry as the API shows it: operator and target grouped, parameters as JSON, ids as strings. */
-export function presentOperationLog(row: LogRow) {
+export function presentOperationLog(row: LogRow): Static<typeof OperationLogEntry> {
   return {
     id: String(row.id),
     created_at: row.created_at,
@@ -46,7 +48,7 @@ export function presentOperationLog(row: LogRow) {
  * moment ago must be listed.
  */
 export function registerOperationLogRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get(`${ctx.config.apiRoot}/admin/operation-logs`, { config: { failureMessage: '操作日志加载失败' } }, async (req) => {
+  app.get(`${ctx.config.apiRoot}/admin/operation-logs`, { config: { failureMessage: '操作日志加载失败', doc: operationLogDocs.list } }, async (req) => {
     const q = asInput(req.query);
     const limit = readInt(q, 'limit', { def: 50, min: 1, max: 500 });
     const offset = readInt(q, 'offset', { def: 0, min: 0 });

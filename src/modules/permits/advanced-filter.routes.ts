@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { asInput, readInt, readList, readString } from '../../http/readers.js';
 import { regionScope } from '../auth/data-scope.js';
 import { advancedFilter, filterOptions, parseVisibility, type AdvancedFilterQuery } from './advanced-filter.service.js';
+import { permitDocs } from './permits.openapi.js';
 
 /** Upper bound of `limit` (the interface states none): a page of payloads stays a few megabytes at most. */
 export const MAX_FILTER_LIMIT = 1000;
@@ -27,10 +28,10 @@ export function registerAdvancedFilterRoutes(app: FastifyInstance, ctx: AppConte
     success: true,
     data: await advancedFilter(ctx.readDb, regionScope(req.user), filterQuery(req)),
   });
-  app.get(`${apiRoot}/admin/permits/advanced-filter`, handler);
-  app.post(`${apiRoot}/admin/permits/advanced-filter`, handler);
+  app.get(`${apiRoot}/admin/permits/advanced-filter`, { config: { doc: permitDocs.advancedFilterGet } }, handler);
+  app.post(`${apiRoot}/admin/permits/advanced-filter`, { config: { doc: permitDocs.advancedFilterPost } }, handler);
 
-  app.get(`${apiRoot}/admin/permits/filter-options`, async (req) => {
+  app.get(`${apiRoot}/admin/permits/filter-options`, { config: { doc: permitDocs.filterOptions } }, async (req) => {
     const data = await filterOptions(ctx.readDb, regionScope(req.user), readString(asInput(req.query), 'region_id', 'region'));
     return { success: true, data };
   });

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import type { RegionScope } from '../auth/data-scope.js';
@@ -5,6 +6,7 @@ import { findRegionByToken, findRegionsByTokens, listRegionRows, presentRegion }
 import { listThemeChoices, listUsedApprovalDepartments, pageAdvancedFilter, type AdvancedPermitFilter } from './advanced-filter.repository.js';
 import { loadPermitPayloads } from './permit-payload.js';
 import { findThemeByToken } from './permit-lookup.js';
+import type { AdvancedFilterResult, FilterOptions } from './permits.openapi.js';
 
 export const VISIBILITIES = ['visible', 'hidden', 'all'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -53,7 +55,7 @@ async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilter
 }
 
 /** GET/POST /admin/permits/advanced-filter: permits (no risks) in the user's scope matching every given dimension. */
-export async function advancedFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery) {
+export async function advancedFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery): Promise<Static<typeof AdvancedFilterResult>> {
   const filter = await resolveFilter(db, scope, q);
   const { ids, total } = filter ? await pageAdvancedFilter(db, filter, q.limit, q.offset) : { ids: [], total: 0 };
   const permits = await loadPermitPayloads(db, ids, { withRisks: false });
@@ -61,7 +63,11 @@ export async function advancedFilter(db: Executor, scope: RegionScope, q: Advanc
 }
 
 /** GET /admin/permits/filter-options: what the filter can choose from, within the user's scope. */
-export async function filterOptions(db: Executor, scope: RegionScope, regionToken: string | undefined) {
+export async function filterOptions(
+  db: Executor,
+  scope: RegionScope,
+  regionToken: string | undefined,
+): Promise<Static<typeof FilterOptions>> {
   const [regions, themes] = await Promise.all([listRegionRows(db), listThemeChoices(db)]);
   let departmentRegions = scope;
   if (regionToken) {

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { crashPoint } from '../../crash-point.js';
 import { nowIso } from '../../db/dialect.js';
@@ -7,6 +8,7 @@ import { writeChange } from '../changes/change-transaction.js';
 import { requireRegionForChange } from '../regions/regions.service.js';
 import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
 import { findPermitByToken, matchTheme, PERMIT_NOT_FOUND, permitThemeRefs } from './permit-lookup.js';
+import type { DeletePermitResult as DeletePermitResultSchema } from './permits.openapi.js';
 import { deletePermitRow } from './permits.repository.js';
 
 export interface DeletePermitRequest {
@@ -17,15 +19,7 @@ export interface DeletePermitRequest {
   changeSummary: string | null;
 }
 
-export interface DeletePermitResult {
-  deleted: true;
-  permit_id: string;
-  permit_name: string;
-  region_id: string;
-  theme_id: string;
-  snapshot_batch_id: string;
-  risk_count: number;
-}
+export type DeletePermitResult = Static<typeof DeletePermitResultSchema>;
 
 export const NO_THEME_MESSAGE = '未找到许可所属主题,无法删除';
 

@@ -1,44 +1,14 @@
+import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
+import type { ThemeRef as ThemeRefSchema } from '../themes/themes.openapi.js';
+import type { Permit, Risk } from './permits.openapi.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 
-export interface ThemeRef {
-  id: string;
-  name: string;
-}
+export type ThemeRef = Static<typeof ThemeRefSchema>;
+export type RiskPayload = Static<typeof Risk>;
 
-export interface RiskPayload {
-  id: string;
-  position: number;
-  risk_type: string | null;
-  title: string;
-  description: string | null;
-  legal_basis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
-}
-
-/** The permit payload of the interface (2.4): the one place rows become this shape. */
-export interface PermitPayload {
-  id: string;
-  region_id: string;
-  region_name: string;
-  code: string | null;
-  name: string;
-  implementation_level: string | null;
-  internal_contact: string | null;
-  contact_info: string | null;
-  visible: boolean;
-  source_file_id: string | null;
-  themes: ThemeRef[];
-  /** The permit's own theme: the first of `themes`, or null. */
-  theme: ThemeRef | null;
-  approval_departments: string[];
-  risk_count: number;
-  risks?: RiskPayload[];
-  created_at: string;
-  updated_at: string;
-}
+/** The permit payload of the interface (2.4): the one place rows become this shape (risks where asked). */
+export type PermitPayload = Static<typeof Permit> & { risks?: RiskPayload[] };
 
 export function presentRisk(r: {
   id: number; position: number; risk_type: string | null; title: string; description: string | null;

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { regionScope } from '../auth/data-scope.js';
@@ -6,6 +7,7 @@ import { findRegionByToken } from '../regions/regions.repository.js';
 import { parseId } from '../users/users.rules.js';
 import { loadPermitPayloads, type PermitPayload } from './permit-payload.js';
 import { filterPermitIds, type PermitFilter } from './permits-filter.repository.js';
+import type { DepartmentFilterResult } from './permits.openapi.js';
 
 export interface PermitFilterInput {
   municipal_dept_id?: string;
@@ -14,10 +16,7 @@ export interface PermitFilterInput {
   search_text?: string;
 }
 
-export interface PermitFilterResult {
-  permits: PermitPayload[];
-  pagination: { total: number; page: 1; page_size: number };
-}
+export type PermitFilterResult = Static<typeof DepartmentFilterResult>;
 
 const result = (permits: PermitPayload[]): PermitFilterResult => ({
   permits,

@@ -6,6 +6,7 @@ import { defaultEditor } from '../auth/current-user.js';
 import { regionScope } from '../auth/data-scope.js';
 import { deletePermit } from './permit-delete.service.js';
 import { browseRegionPermits, permitDetails } from './permits-browse.service.js';
+import { permitDocs } from './permits.openapi.js';
 
 /** The 4.6 reads answer every failure with `data: {}` beside the message. */
 const READ_CONFIG = { failureExtra: { data: {} } };
@@ -21,7 +22,7 @@ function queryAndBody(req: FastifyRequest): Record<string, unknown> {
 export function registerPermitRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  app.get(`${apiRoot}/admin/permits`, { config: READ_CONFIG }, async (req) => {
+  app.get(`${apiRoot}/admin/permits`, { config: { ...READ_CONFIG, doc: permitDocs.browse } }, async (req) => {
     const q = asInput(req.query);
     const region = readString(q, 'region', 'region_id');
     if (!region) throw badRequest('region is required');
@@ -29,7 +30,7 @@ export function registerPermitRoutes(app: FastifyInstance, ctx: AppContext): voi
     return { success: true, data };
   });
 
-  app.get(`${apiRoot}/admin/permit-details`, { config: READ_CONFIG }, async (req) => {
+  app.get(`${apiRoot}/admin/permit-details`, { config: { ...READ_CONFIG, doc: permitDocs.details } }, async (req) => {
     const q = asInput(req.query);
     const region = readString(q, 'region', 'region_id');
     const permit = readString(q, 'permit', 'permit_id');
@@ -40,7 +41,7 @@ export function registerPermitRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.delete(
     `${apiRoot}/admin/permits`,
-    { config: { operation: { type: 'delete', summary: '删除许可事项', targetType: 'permit' } } },
+    { config: { operation: { type: 'delete', summary: '删除许可事项', targetType: 'permit' }, doc: permitDocs.remove } },
     async (req) => {
       const input = queryAndBody(req);
       const result = await deletePermit(ctx, regionScope(req.user), {

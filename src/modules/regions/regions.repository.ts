@@ -1,12 +1,14 @@
+import type { Static } from '@sinclair/typebox';
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { lowerEquals } from '../../db/dialect.js';
+import type { Region, RegionWithUsage } from './regions.openapi.js';
 import type { RegionsTable } from './regions.table.js';
 
 export type RegionRow = Selectable<RegionsTable>;
 
 /** The API shape of a region. */
-export function presentRegion(r: RegionRow) {
+export function presentRegion(r: RegionRow): Static<typeof Region> {
   return { id: String(r.id), code: r.code, name: r.name };
 }
 
@@ -58,7 +60,7 @@ export function findRegionById(db: Executor, id: number): Promise<RegionRow | un
 }
 
 /** Regions with how many permits and service departments use each (what blocks a deletion). */
-export async function listRegionsWithUsage(db: Executor, ids: number[] | 'all') {
+export async function listRegionsWithUsage(db: Executor, ids: number[] | 'all'): Promise<Static<typeof RegionWithUsage>[]> {
   if (ids !== 'all' && ids.length === 0) return [];
   let q = db
     .selectFrom('regions as r')

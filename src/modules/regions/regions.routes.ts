@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { asInput, readNullableString } from '../../http/readers.js';
 import { regionScope } from '../auth/data-scope.js';
 import { parseRecordId } from '../permits/record-id.js';
+import { regionDocs } from './regions.openapi.js';
 import { createRegion, deleteRegion, listRegionsFor, updateRegion, type RegionInput } from './regions.service.js';
 
 function regionInput(req: FastifyRequest): RegionInput {
@@ -16,14 +17,14 @@ const regionIdOf = (req: FastifyRequest) => parseRecordId((req.params as { regio
 export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  app.get(`${apiRoot}/admin/regions`, async (req) => ({
+  app.get(`${apiRoot}/admin/regions`, { config: { doc: regionDocs.list } }, async (req) => ({
     success: true,
     data: { regions: await listRegionsFor(ctx.readDb, regionScope(req.user)) },
   }));
 
   app.post(
     `${apiRoot}/admin/regions`,
-    { config: { guard: 'admin', operation: { type: 'create', summary: '新建区域', targetType: 'region' } } },
+    { config: { guard: 'admin', operation: { type: 'create', summary: '新建区域', targetType: 'region' }, doc: regionDocs.create } },
     async (req) => {
       const region = await createRegion(ctx, regionInput(req));
       Object.assign(req.operation, { targetId: region.id, targetName: region.name, summary: `新建区域 ${region.name}` });
@@ -33,7 +34,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.patch(
     `${apiRoot}/admin/regions/:region_id`,
-    { config: { guard: 'admin', operation: { type: 'update', summary: '修改区域', targetType: 'region' } } },
+    { config: { guard: 'admin', operation: { type: 'update', summary: '修改区域', targetType: 'region' }, doc: regionDocs.update } },
     async (req) => {
       req.operation.targetId = regionIdOf(req);
       const region = await updateRegion(ctx, regionIdOf(req), regionInput(req));
@@ -44,7 +45,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.delete(
     `${apiRoot}/admin/regions/:region_id`,
-    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除区域', targetType: 'region' } } },
+    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除区域', targetType: 'region' }, doc: regionDocs.remove } },
     async (req) => {
       req.operation.targetId = regionIdOf(req);
       const result = await deleteRegion(ctx, regionIdOf(req));

@@ -1,31 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import type { SearchHit } from './engine/types.js';
+import type { RiskSubject as RiskSubjectSchema } from './search.openapi.js';
 
 /** One search result item: a permit in a region with its risks (decisions.md, "Search"). */
-export interface RiskSubject {
-  region: { id: string; name: string };
-  permit: {
-    id: string;
-    name: string;
-    code: string | null;
-    implementation_level: string | null;
-    approval_departments: string[];
-    internal_contact: string | null;
-    contact_info: string | null;
-  };
-  themes: { id: string; name: string }[];
-  theme: { id: string; name: string } | null;
-  risks: {
-    id: string;
-    title: string;
-    description: string | null;
-    legal_basis: string | null;
-    consequence: string | null;
-    prevention: string | null;
-    level: string | null;
-  }[];
-  score: number;
-  matched: string[];
-}
+export type RiskSubject = Static<typeof RiskSubjectSchema>;
 
 export function presentRiskSubject(hit: SearchHit): RiskSubject {
   const d = hit.doc;

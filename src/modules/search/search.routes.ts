@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
+import type { RouteDoc } from '../../http/openapi/route-doc.js';
 import { inScope, regionScope } from '../auth/data-scope.js';
 import { loadPermitPayloads } from '../permits/permit-payload.js';
 import { findRegionByToken, listRegionRows, presentRegion } from '../regions/regions.repository.js';
 import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds, type Visibility } from './public-lookup.repository.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { SearchCache } from './search-cache.js';
+import { searchDocs } from './search.openapi.js';
 import { searchRiskSubjects } from './search.service.js';
 import { answerBody } from './v2-answer.js';
 
@@ -52,24 +54,24 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     return reply.type('application/json; charset=utf-8').send(body);
   };
   // Served from the in-memory index alone, whoever asks: it keeps answering while the database is away.
-  const v2Options = {
-    config: { guard: 'public' as const, ignoresSession: true, failureExtra: { data: {} } },
+  const v2Options = (doc: RouteDoc) => ({
+    config: { guard: 'public' as const, ignoresSession: true, rateLimited: searchLimiter !== null, failureExtra: { data: {} }, doc },
     ...(searchLimiter ? { onRequest: searchLimiter } : {}),
-  };
-  app.get(`${apiRoot}/v2`, v2Options, search);
-  app.post(`${apiRoot}/v2`, v2Options, search);
+  });
+  app.get(`${apiRoot}/v2`, v2Options(searchDocs.searchGet), search);
+  app.post(`${apiRoot}/v2`, v2Options(searchDocs.searchPost), search);
 
-  app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public' } }, async () => ({
+  app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public', doc: searchDocs.regions } }, async () => ({
     success: true,
     data: { regions: (await listRegionRows(ctx.readDb)).map(presentRegion) },
   }));
 
-  app.get(`${apiRoot}/v2/themes`, { config: { guard: 'public' } }, async () => ({
+  app.get(`${apiRoot}/v2/themes`, { config: { guard: 'public', doc: searchDocs.themes } }, async () => ({
     success: true,
     data: await listThemesWithVisibleCounts(ctx.readDb),
   }));
 
-  app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public' } }, async (req) => {
+  app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public', doc: searchDocs.unboundPermits } }, async (req) => {
     const value = (readString(asInput(req.query), 'visibility') ?? 'visible').toLowerCase() as Visibility;
     if (!VISIBILITIES.includes(value)) throw badRequest('visibility 只能是 visible、hidden 或 all');
     // Hidden permits are shown only to a logged-in user, and only those of its data scope.
@@ -89,6 +91,6 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     return { success: true, data: { region: token, permits: await loadPermitPayloads(ctx.readDb, ids, { withRisks: false }) } };
   };
   const getPermitsConfig = { guard: 'public' as const, failureExtra: { data: {} } };
-  app.get(`${apiRoot}/getPermits`, { config: getPermitsConfig }, getPermits);
-  app.post(`${apiRoot}/getPermits`, { config: getPermitsConfig }, getPermits);
+  app.get(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsGet } }, getPermits);
+  app.post(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsPost } }, getPermits);
 }

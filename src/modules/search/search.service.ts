@@ -1,9 +1,11 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { matchRegionTokens } from '../regions/regions.repository.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
 import { answerTail } from './v2-answer.js';
+import type { SearchDebug } from './search.openapi.js';
 
 export interface SearchRequest {
   query: string;
@@ -51,7 +53,7 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
     cache.set(key, holder.version, outcome);
     return outcome;
   }
-  const debug = {
+  const debug: Static<typeof SearchDebug> = {
     normalized_query: result.debug.normalizedQuery,
     terms: result.debug.terms,
     region_filter: regionIds,

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
@@ -8,17 +9,12 @@ import { ensureApprovalDepartmentIds } from '../approval-departments/approval-de
 import { findCodeHolder, findPermitById, replacePermitLinks, writePermitRecord } from '../permits/permits.repository.js';
 import { findRegionById } from '../regions/regions.repository.js';
 import { createSnapshotBatch, type PermitSnapshotData } from './create-snapshot.js';
+import type { SnapshotRestoreResult } from './snapshots.openapi.js';
 import { findSnapshotBatch, listBatchPermits, putBackBatchRisks } from './snapshots.repository.js';
 
 export const BATCH_NOT_FOUND = '快照批次不存在';
 
-export interface RestoreResult {
-  batch_id: string;
-  restored_permits: string[];
-  /** The batch holding the state just before this restore (null when none of the permits existed). */
-  new_snapshot_batch_id: string | null;
-  risk_count: number;
-}
+export type RestoreResult = Static<typeof SnapshotRestoreResult>;
 
 /** Puts one permit's record and links back as the snapshot has them. */
 async function restorePermit(trx: Executor, data: PermitSnapshotData, now: string): Promise<void> {

@@ -5,13 +5,14 @@ import { defaultEditor } from '../auth/current-user.js';
 import { regionScope } from '../auth/data-scope.js';
 import { parseRecordId } from '../permits/record-id.js';
 import { restoreSnapshotBatch } from './restore-snapshot.js';
+import { snapshotDocs } from './snapshots.openapi.js';
 import { listSnapshots } from './snapshots.service.js';
 
 /** Permit risk snapshots: list and restore (interface 4.8). */
 export function registerSnapshotRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  app.get(`${apiRoot}/admin/permit-risk-snapshots`, async (req) => {
+  app.get(`${apiRoot}/admin/permit-risk-snapshots`, { config: { doc: snapshotDocs.list } }, async (req) => {
     const q = asInput(req.query);
     const data = await listSnapshots(ctx.readDb, regionScope(req.user), {
       region: readString(q, 'region_id', 'region'),
@@ -25,7 +26,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post(
     `${apiRoot}/admin/permit-risk-snapshots/:batch_id/restore`,
-    { config: { operation: { type: 'restore', summary: '恢复风险快照', targetType: 'snapshot_batch' } } },
+    { config: { operation: { type: 'restore', summary: '恢复风险快照', targetType: 'snapshot_batch' }, doc: snapshotDocs.restore } },
     async (req) => {
       const body = asInput(req.body);
       const batchId = parseRecordId((req.params as { batch_id: string }).batch_id);

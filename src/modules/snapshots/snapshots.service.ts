@@ -1,7 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
 import type { RegionScope } from '../auth/data-scope.js';
 import { parseRecordId } from '../permits/record-id.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
+import type { SnapshotList } from './snapshots.openapi.js';
 import { listSnapshotEntries } from './snapshots.repository.js';
 
 export interface SnapshotQuery {
@@ -22,7 +24,7 @@ async function regionFilter(db: Executor, scope: RegionScope, token: string | un
 }
 
 /** GET /admin/permit-risk-snapshots: one item per (batch, permit), newest first. */
-export async function listSnapshots(db: Executor, scope: RegionScope, q: SnapshotQuery) {
+export async function listSnapshots(db: Executor, scope: RegionScope, q: SnapshotQuery): Promise<Static<typeof SnapshotList>> {
   const { rows, total } = await listSnapshotEntries(db, {
     regionIds: await regionFilter(db, scope, q.region),
     permit: q.permit === undefined ? undefined : { id: parseRecordId(q.permit), text: q.permit },

@@ -1,10 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
 import type { RegionScope } from '../auth/data-scope.js';
+import type { CatalogueStatistics } from './statistics.openapi.js';
 
 const LEVEL_ORDER = ['高', '中', '低'];
 
 /** Permit and risk totals (risks by level) within a data scope, for the dashboard. */
-export async function catalogueStatistics(db: Executor, scope: RegionScope) {
+export async function catalogueStatistics(db: Executor, scope: RegionScope): Promise<Static<typeof CatalogueStatistics>> {
   const limited = scope !== 'all';
   const regionIds = scope === 'all' || scope.length === 0 ? [-1] : scope;
   const permits = await db

@@ -1,13 +1,8 @@
+import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
+import type { RegionThemeOption as RegionThemeOptionSchema } from './themes.openapi.js';
 
-export interface RegionThemeOption {
-  id: string;
-  name: string;
-  /** The region_themes row offering the theme in the region; null when only permits link it. */
-  option_id: string | null;
-  /** Permits of the region (hidden ones included) linked to the theme. */
-  permit_count: number;
-}
+export type RegionThemeOption = Static<typeof RegionThemeOptionSchema>;
 
 /**
  * The themes of a region, each once: those the region offers (region_themes) and those its

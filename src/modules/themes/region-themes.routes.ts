@@ -6,10 +6,11 @@ import { regionScope } from '../auth/data-scope.js';
 import { presentRegion } from '../regions/regions.repository.js';
 import { requireVisibleRegion } from '../regions/regions.service.js';
 import { listRegionThemeOptions } from './region-themes.repository.js';
+import { themeDocs } from './themes.openapi.js';
 
 /** GET /admin/themes: the theme options of one region (4.6). */
 export function registerRegionThemeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get(`${ctx.config.apiRoot}/admin/themes`, { config: { failureExtra: { data: {} } } }, async (req) => {
+  app.get(`${ctx.config.apiRoot}/admin/themes`, { config: { failureExtra: { data: {} }, doc: themeDocs.ofRegion } }, async (req) => {
     const token = readString(asInput(req.query), 'region', 'region_id');
     if (!token) throw badRequest('region is required');
     const region = await requireVisibleRegion(ctx.readDb, token, regionScope(req.user));

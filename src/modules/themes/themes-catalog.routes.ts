@@ -2,29 +2,36 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readString } from '../../http/readers.js';
+import type { RouteDoc } from '../../http/openapi/route-doc.js';
 import { Text } from '../users/users.schema.js';
 import { createTheme, deleteTheme, listCatalogThemes, presentTheme, renameTheme } from './themes-catalog.service.js';
+import { themeDocs } from './themes.openapi.js';
 
-const CreateThemeBody = Type.Object({ name: Text(100) }, { additionalProperties: false });
-const RenameThemeBody = Type.Object({ name: Text(100), new_name: Text(100) }, { additionalProperties: false });
+const themeName = 'The theme name; required; unique.';
+const CreateThemeBody = Type.Object({ name: Text(100, themeName) }, { additionalProperties: false });
+const RenameThemeBody = Type.Object(
+  { name: Text(100, themeName), new_name: Text(100, 'Alias of `name`.') },
+  { additionalProperties: false },
+);
 
 type WithThemeId = FastifyRequest<{ Params: { theme_id: string } }>;
 
-const operation = (type: 'create' | 'update' | 'delete', summary: string) => ({
+const operation = (type: 'create' | 'update' | 'delete', summary: string, doc: RouteDoc) => ({
   guard: 'admin' as const,
   operation: { type, summary, targetType: 'theme' },
+  doc,
 });
 
 /** The theme catalog (interface 4.5): admin guard, JSON errors, every change logged and sent to search. */
 export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/themes/catalog`;
 
-  app.get(base, { config: { guard: 'admin' } }, async () => ({
+  app.get(base, { config: { guard: 'admin', doc: themeDocs.catalog } }, async () => ({
     success: true,
     data: { themes: await listCatalogThemes(ctx.db) },
   }));
 
-  app.post(base, { schema: { body: CreateThemeBody }, config: operation('create', '创建主题') }, async (req) => {
+  app.post(base, { schema: { body: CreateThemeBody }, config: operation('create', '创建主题', themeDocs.create) }, async (req) => {
     const theme = await createTheme(ctx, readString(asInput(req.body), 'name'));
     req.operation.targetId = theme.id;
     req.operation.targetName = theme.name;
@@ -34,7 +41,7 @@ export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContex
 
   app.patch(
     `${base}/:theme_id`,
-    { schema: { body: RenameThemeBody }, config: operation('update', '重命名主题') },
+    { schema: { body: RenameThemeBody }, config: operation('update', '重命名主题', themeDocs.rename) },
     async (req: WithThemeId) => {
       req.operation.targetId = req.params.theme_id;
       const { theme, previousName } = await renameTheme(ctx, req.params.theme_id, readString(asInput(req.body), 'name', 'new_name'));
@@ -44,7 +51,7 @@ export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContex
     },
   );
 
-  app.delete(`${base}/:theme_id`, { config: operation('delete', '删除主题') }, async (req: WithThemeId) => {
+  app.delete(`${base}/:theme_id`, { config: operation('delete', '删除主题', themeDocs.remove) }, async (req: WithThemeId) => {
     req.operation.targetId = req.params.theme_id;
     const result = await deleteTheme(ctx, req.params.theme_id);
     req.operation.targetName = result.theme.name;

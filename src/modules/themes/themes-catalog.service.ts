@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { EVERYTHING, writeChange } from '../changes/change-transaction.js';
 import type { Executor } from '../../db/database.js';
@@ -7,14 +8,15 @@ import { parseId } from '../users/users.rules.js';
 import {
   deleteThemeRow, findThemeById, findThemeByName, insertTheme, listThemesWithUsage, renameThemeRow, type ThemeRow,
 } from './themes-catalog.repository.js';
+import type { CatalogTheme, DeletedTheme, Theme } from './themes.openapi.js';
 
 const NOT_FOUND = '主题不存在';
 
-export function presentTheme(t: ThemeRow) {
+export function presentTheme(t: ThemeRow): Static<typeof Theme> {
   return { id: String(t.id), name: t.name, created_at: t.created_at };
 }
 
-export async function listCatalogThemes(db: Executor) {
+export async function listCatalogThemes(db: Executor): Promise<Static<typeof CatalogTheme>[]> {
   const rows = await listThemesWithUsage(db);
   return rows.map((t) => ({
     ...presentTheme(t),
@@ -57,7 +59,7 @@ export async function renameTheme(ctx: AppContext, rawId: string, rawName: strin
 }
 
 /** Removes a theme, its region associations and its permit links; 404 when nothing was deleted. */
-export async function deleteTheme(ctx: AppContext, rawId: string) {
+export async function deleteTheme(ctx: AppContext, rawId: string): Promise<Static<typeof DeletedTheme>> {
   const id = parseId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
   const result = await writeChange(ctx, async (trx) => {

@@ -1,8 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import { presentDepartmentRef } from '../departments/departments.presenter.js';
+import type { User } from './users.openapi.js';
 import type { UserWithDepartment } from './users.repository.js';
 
 /** The API shape of a user account: ids as strings, booleans as booleans, never the password hash. */
-export function presentUser(u: UserWithDepartment) {
+export function presentUser(u: UserWithDepartment): Static<typeof User> {
   const department =
     u.service_department_id !== null && u.department_name !== null && u.department_code !== null
       ? presentDepartmentRef({
@@ -29,4 +31,4 @@ export function presentUser(u: UserWithDepartment) {
   };
 }
 
-export type UserPayload = ReturnType<typeof presentUser>;
+export type UserPayload = Static<typeof User>;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readFlag } from '../../http/readers.js';
 import { CreateUserBody, readCreateUserInput, readUpdateUserInput, UpdateUserBody } from './users.schema.js';
+import { userDocs } from './users.openapi.js';
 import { createUser, deleteUser, describeUserChanges, listUsers, updateUser, type Actor } from './users.service.js';
 
 type WithUserId = FastifyRequest<{ Params: { user_id: string } }>;
@@ -13,7 +14,7 @@ export const actorOf = (req: FastifyRequest): Actor => ({ user: req.user!, sessi
 export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/users`;
 
-  app.get(base, { config: { guard: 'admin' } }, async (req) => {
+  app.get(base, { config: { guard: 'admin', doc: userDocs.list } }, async (req) => {
     const users = await listUsers(ctx.db, readFlag(asInput(req.query), 'include_inactive', true));
     return { success: true, data: { users } };
   });
@@ -22,7 +23,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
     base,
     {
       schema: { body: CreateUserBody },
-      config: { guard: 'admin', operation: { type: 'create', summary: '创建用户', targetType: 'user' } },
+      config: { guard: 'admin', operation: { type: 'create', summary: '创建用户', targetType: 'user' }, doc: userDocs.create },
     },
     async (req) => {
       const input = readCreateUserInput(asInput(req.body));
@@ -40,7 +41,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
     `${base}/:user_id`,
     {
       schema: { body: UpdateUserBody },
-      config: { guard: 'admin', operation: { type: 'update', summary: '修改用户', targetType: 'user' } },
+      config: { guard: 'admin', operation: { type: 'update', summary: '修改用户', targetType: 'user' }, doc: userDocs.update },
     },
     async (req: WithUserId) => {
       req.operation.targetId = req.params.user_id;
@@ -54,7 +55,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.delete(
     `${base}/:user_id`,
-    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除用户', targetType: 'user' } } },
+    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除用户', targetType: 'user' }, doc: userDocs.remove } },
     async (req: WithUserId) => {
       req.operation.targetId = req.params.user_id;
       const removed = await deleteUser(ctx, actorOf(req), req.params.user_id);

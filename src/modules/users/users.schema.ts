@@ -5,33 +5,40 @@ import { checkRole, DEFAULT_ROLE, DEFAULT_USER_GRADE, givenFields, readGrade, re
 
 // Field shapes shared by the account and organisation bodies. Blank (null, '') is allowed
 // wherever the interface gives blank a meaning; numbers may come as text (forms send text).
-export const Text = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
-export const Scalar = (maxLength: number) =>
-  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Number(), Type.Null()]));
-export const Flag = () => Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 }), Type.Number(), Type.Null()]));
+// The description is what the OpenAPI document shows for the field.
+const described = (description?: string) => (description ? { description } : {});
+export const Text = (maxLength: number, description?: string) =>
+  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], described(description)));
+export const Scalar = (maxLength: number, description?: string) =>
+  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Number(), Type.Null()], described(description)));
+export const Flag = (description?: string) =>
+  Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 }), Type.Number(), Type.Null()], described(description)));
 
 const accountFields = {
-  password: Text(256),
-  display_name: Text(100),
-  role: Text(32),
-  grade: Scalar(16),
-  service_department_id: Scalar(20),
-  department_role: Text(32),
-  must_change_password: Flag(),
+  password: Text(256, 'Password (stored hashed); required on creation.'),
+  display_name: Text(100, 'Display name; on creation also the name of an auto-created department (else the username).'),
+  role: Text(32, '`admin` or `department_admin` (default on creation).'),
+  grade: Scalar(16, 'Integer 0–100 (default 50 on creation); 100 super administrator, 90 and above see all regions.'),
+  service_department_id: Scalar(20, 'Bound department. Blank on creation: a department is created or reused; blank on update: the binding is cleared.'),
+  department_role: Text(32, 'Role within the department, e.g. `admin`.'),
+  must_change_password: Flag('Whether the user must change its password at next login (true, false, 1, 0).'),
 };
 
 export const CreateUserBody = Type.Object(
   {
     ...accountFields,
-    username: Text(64),
-    parent_department_id: Scalar(20),
-    region_id: Scalar(100),
-    department_phone: Text(50),
+    username: Text(64, 'Required; trimmed and lower-cased; 2–64 letters, digits, Chinese characters or . _ - @; unique.'),
+    parent_department_id: Scalar(20, 'Parent of an auto-created department.'),
+    region_id: Scalar(100, 'Region of an auto-created department (id, code or name); inherited from the parent when blank.'),
+    department_phone: Text(50, 'Phone of an auto-created department.'),
   },
   { additionalProperties: false },
 );
 
-export const UpdateUserBody = Type.Object({ ...accountFields, is_active: Flag() }, { additionalProperties: false });
+export const UpdateUserBody = Type.Object(
+  { ...accountFields, is_active: Flag('Active or not (an inactive account cannot log in).') },
+  { additionalProperties: false },
+);
 
 
 export interface CreateUserInput {
@@ -97,6 +104,9 @@ export function readUpdateUserInput(body: Input): UpdateUserInput {
 }
 
 export const OwnPasswordBody = Type.Object(
-  { old_password: Text(256), new_password: Text(256) },
+  {
+    old_password: Text(256, 'The current password.'),
+    new_password: Text(256, 'The new password: at least 8 characters, different from the current one.'),
+  },
   { additionalProperties: false },
 );

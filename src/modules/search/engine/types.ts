@@ -43,7 +43,9 @@ export interface SearchHit {
   breakdown?: Record<string, number>;
 }
 
-export type TermOrigin = 'word' | 'bigram' | 'unigram' | 'synonym' | 'pinyin' | 'initials' | 'correction';
+/** How a query term was produced (shown by the debug output). */
+export const TERM_ORIGINS = ['word', 'bigram', 'unigram', 'synonym', 'pinyin', 'initials', 'correction'] as const;
+export type TermOrigin = (typeof TERM_ORIGINS)[number];
 
 export interface SearchDebug {
   normalizedQuery: string;

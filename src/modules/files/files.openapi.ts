@@ -1,0 +1,126 @@
+import { Type } from '@sinclair/typebox';
+import { aliased, content, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
+import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { SessionDescription } from '../importer/import.openapi.js';
+import { XLSX_TYPE } from './attachment.js';
+
+export const PermitFileListing = Shape(
+  {
+    files: Type.Array(
+      Shape({
+        id: Id(),
+        filename: Type.String(),
+        content_type: Nullable(Type.String()),
+        size: Count('Bytes.'),
+        uploaded_by: Nullable(Type.String()),
+        created_at: Timestamp(),
+        permit_count: Count('Permits linked to it (below grade 90: of the user\'s region).'),
+        region_id: Nullable(Id(), 'The region of its permits when the commit touched one region.'),
+        region_name: Nullable(Type.String()),
+      }),
+      { description: 'Newest first.' },
+    ),
+    ...PageFields,
+  },
+  { $id: 'PermitFileListing', description: 'One page of the archive of imported workbooks.' },
+);
+
+export const TemplateMeta = Shape(
+  {
+    filename: Type.String(),
+    size: Count('Bytes.'),
+    updated_at: Timestamp(),
+    updated_by: Nullable(Type.String()),
+    sha256: Type.String(),
+    source: Type.Union([Type.Literal('bundled'), Type.Literal('uploaded')], { description: 'A file replaced by hand on disk counts as uploaded.' }),
+  },
+  { $id: 'TemplateMeta', description: 'The import template.' },
+);
+
+const attachment = { 'content-disposition': 'attachment; filename="<ASCII fallback>"; filename*=UTF-8\'\'<the name, percent-encoded>' };
+/** A stored workbook goes out with the content type it was uploaded with. */
+const storedFile = (description: string) => content(description, [XLSX_TYPE, 'application/octet-stream', '*/*'], attachment);
+const workbook = (description: string) => content(description, [XLSX_TYPE], attachment);
+const TEMPLATE_MISSING = '模板文件不存在,请联系管理员';
+const fileParams = pathParams({ file_id: 'The archived workbook id.' });
+
+export const fileDocs = routeDocs({
+  list: {
+    tags: ['files'],
+    summary: 'The archive of imported workbooks',
+    description: 'Below grade 90 only files linked to a permit of the user\'s region.',
+    querystring: fields({
+      limit: Type.Optional(Type.Integer({ default: 20, description: 'Default 20, clamped to 1..100.' })),
+      offset: Type.Optional(Type.Integer({ default: 0, description: 'Default 0, at least 0.' })),
+      ...aliased('keyword', ['q'], Type.String({ description: 'Case-insensitive substring of the file name or the uploader.' })),
+    }),
+    responses: { 200: ok('The page.', PermitFileListing) },
+  },
+  reimport: {
+    tags: ['files', 'import'],
+    summary: 'A new import session from an archived workbook',
+    description: 'Role `admin` gets binding mode `auto`; anyone else is bound to its own department, which it must have.',
+    params: fileParams,
+    responses: {
+      200: ok('The session description.', SessionDescription),
+      403: failure('该账号未绑定服务部门,无法执行重新导入'),
+      404: failure('文件不存在'),
+    },
+  },
+  remove: {
+    tags: ['files'],
+    summary: 'Delete an archived workbook',
+    description: 'The permits keep their data and lose the link.',
+    params: fileParams,
+    responses: {
+      200: json('Deleted.', okBody({ message: Type.Literal('文件已删除') })),
+      403: failure('Below grade 90, a file also linked to permits of other regions: 该文件还关联其他区域的许可事项，无权删除'),
+      404: failure('文件不存在'),
+    },
+  },
+  downloadById: {
+    tags: ['files'],
+    summary: 'Download an archived workbook',
+    params: fileParams,
+    responses: { 200: storedFile('The workbook as uploaded.'), 404: failure('文件不存在') },
+  },
+  downloadOfPermit: {
+    tags: ['files'],
+    summary: 'Download the original workbook of a permit',
+    querystring: fields({
+      ...aliased('region', ['region_id'], Type.String({ description: 'Region id, code or name; required.' })),
+      ...aliased('permit', ['permit_id'], Type.String({ description: 'Permit id, code or exact name; required.' })),
+    }),
+    responses: {
+      200: storedFile('The workbook the permit was last imported from.'),
+      400: failure('region and permit are required'),
+      404: failure('Permit not found, 当前许可没有关联的原始文件'),
+    },
+  },
+  templateMeta: {
+    tags: ['import'],
+    summary: 'The import template\'s metadata',
+    responses: { 200: ok('The metadata.', TemplateMeta), 404: failure(TEMPLATE_MISSING) },
+  },
+  templateReplace: {
+    tags: ['import'],
+    summary: 'Replace the import template',
+    bodyRequired: true,
+    body: fields({ file: Type.String({ format: 'binary', description: 'The new template; required.' }) }),
+    consumes: ['multipart/form-data'],
+    responses: {
+      200: ok('The new metadata.', TemplateMeta),
+      400: failure('请上传模板文件, 上传的模板为空, 模板中没有可识别的表头行（…）, the parser\'s refusals'),
+    },
+  },
+  templateDownload: {
+    tags: ['import'],
+    summary: 'Download the import template',
+    responses: { 200: workbook('许可事项导入模板.xlsx'), 404: failure(TEMPLATE_MISSING) },
+  },
+  sample: {
+    tags: ['import'],
+    summary: 'Download the import sample',
+    responses: { 200: workbook('许可事项导入示例.xlsx: a filled workbook in the template layout.'), 404: failure('示例文件不存在') },
+  },
+});

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { json, okBody, routeDocs } from '../../http/openapi/route-doc.js';
+import { Shape } from '../../http/openapi/shapes.js';
+
+export const healthDocs = routeDocs({
+  healthz: {
+    tags: ['service'],
+    summary: 'Health of the instance (outside {api_root})',
+    description: 'For load balancers: 200 when the database answers.',
+    responses: {
+      200: json('Healthy.', Shape({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]) })),
+      503: json('The database does not answer.', Shape({ status: Type.Literal('unavailable'), message: Type.String() })),
+    },
+  },
+  testSimple: {
+    tags: ['service'],
+    summary: 'Liveness test route',
+    responses: { 200: json('Always.', Shape({ status: Type.Literal('ok') })) },
+  },
+  adminTest: {
+    tags: ['service'],
+    summary: 'Test route (no guard)',
+    responses: { 200: json('Always.', okBody({ message: Type.Literal('Test route works!') })) },
+  },
+});
