@@ -27,12 +27,13 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
 
 /**
  * The labelled dev queries as prebuilt `POST /v2` requests (autocannon cycles them on every
- * connection), so the client does as little work per request as for `/test-simple`.
+ * connection), so the client does as little work per request as for `/test-simple`. `headers`
+ * adds to each (say `accept-encoding`).
  */
-export function devQueryRequests(): { method: string; headers: Record<string, string>; body: string }[] {
+export function devQueryRequests(headers: Record<string, string> = {}): { method: string; headers: Record<string, string>; body: string }[] {
   return loadQueries().map((q) => ({
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(q.region ? { query: q.query, region: q.region } : { query: q.query }),
   }));
 }

@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -83,16 +84,17 @@ class DocumentValidators {
   }
 }
 
-function bodyText(payload: unknown): string | null {
+function bodyText(payload: unknown, encoding: string): string | null {
   if (typeof payload === 'string') return payload;
-  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
+  // A gzip-compressed answer (/v2 to clients that accept it) is checked as what it decodes to.
+  if (Buffer.isBuffer(payload)) return (encoding === 'gzip' ? gunzipSync(payload) : payload).toString('utf8');
   return null; // a stream: a file or an asset, never JSON here
 }
 
 function checkResponse(
   doc: OpenApiDocument,
   apiRoot: string,
-  res: { method: string; url: string; status: number; contentType: string; payload: unknown; head: boolean },
+  res: { method: string; url: string; status: number; contentType: string; encoding: string; payload: unknown; head: boolean },
 ): string | null {
   const path = documentPath(res.url, apiRoot);
   const op = doc.paths[path]?.[res.method.toLowerCase()];
@@ -100,7 +102,7 @@ function checkResponse(
   const status = String(res.status);
   const documented = op.responses[status];
   if (!documented) return `status ${status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`;
-  const text = bodyText(res.payload);
+  const text = bodyText(res.payload, res.encoding);
   const type = res.contentType.split(';')[0].trim().toLowerCase();
   if (!documented.content) {
     return text === null || text === '' ? null : `a body (${type || 'no type'}) where the document has none`;
@@ -144,6 +146,7 @@ export function watchResponses(app: FastifyInstance, apiRoot: string): ResponseW
       url: route.url,
       status: reply.statusCode,
       contentType: String(reply.getHeader('content-type') ?? ''),
+      encoding: String(reply.getHeader('content-encoding') ?? ''),
       payload,
       head: req.method === 'HEAD',
     });

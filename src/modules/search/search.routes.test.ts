@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { createDepartment, createUser } from '../../../test/helpers/fixtures.js';
@@ -40,6 +41,30 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'query is required' });
     }
+  });
+
+  it('sends answers gzip-compressed to clients that accept it, the same answer as without', async () => {
+    const query = { query: '食品经营许可' };
+    const plain = await post('/v2', query);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    const without = (body: { data: Record<string, unknown> }) => ({ ...body, data: { ...body.data, executionTime: 0 } });
+    const zipped = await post('/v2', query, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('accept-encoding');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    expect(without(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8')))).toEqual(without(plain.json()));
+    // Refused with q=0, or not offered: the plain answer.
+    for (const refusal of ['gzip;q=0, identity', 'br', 'identity']) {
+      const res = await post('/v2', query, { 'accept-encoding': refusal });
+      expect(res.headers['content-encoding'], refusal).toBeUndefined();
+      expect(without(res.json())).toEqual(without(plain.json()));
+    }
+    // A small answer (no match) is not worth compressing.
+    const none = await post('/v2', { query: '量子纠缠超导体' }, { 'accept-encoding': 'gzip' });
+    expect(none.json().data.workflowStatus).toBe('no_match');
+    expect(none.headers['content-encoding']).toBeUndefined();
   });
 
   it('returns the fixed envelope with ranked risk subjects', async () => {

@@ -11,7 +11,7 @@ import type { SearchIndexHolder } from './search-index.service.js';
 import { SearchCache } from './search-cache.js';
 import { searchDocs } from './search.openapi.js';
 import { searchRiskSubjects } from './search.service.js';
-import { answerBody } from './v2-answer.js';
+import { acceptsGzip, answerBody, gzippedAnswer } from './v2-answer.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
 const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
@@ -50,8 +50,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
       regions: readList(input, 'region', 'region_id'),
       debug: debugFlag(input.debug, post),
     });
-    const body = answerBody(outcome.count, outcome.tail, Math.round(performance.now() - started));
-    return reply.type('application/json; charset=utf-8').send(body);
+    const executionTime = Math.round(performance.now() - started);
+    reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+    const gzipped = acceptsGzip(req.headers['accept-encoding']) ? gzippedAnswer(outcome, executionTime) : null;
+    if (gzipped) return reply.header('content-encoding', 'gzip').send(gzipped);
+    return reply.send(answerBody(outcome.count, outcome.tail, executionTime));
   };
   // Served from the in-memory index alone, whoever asks: it keeps answering while the database is away.
   const v2Options = (doc: RouteDoc) => ({

@@ -4,7 +4,7 @@ import { matchRegionTokens } from '../regions/regions.repository.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
-import { answerTail } from './v2-answer.js';
+import { answerTail, type AnswerParts } from './v2-answer.js';
 import type { SearchDebug } from './search.openapi.js';
 
 export interface SearchRequest {
@@ -13,10 +13,7 @@ export interface SearchRequest {
   debug: boolean;
 }
 
-export interface SearchOutcome {
-  count: number;
-  /** The answer's bytes after `executionTime` (v2-answer.ts); a cached answer is sent as it is. */
-  tail: Buffer;
+export interface SearchOutcome extends AnswerParts {
   /** The answer was reused from the cache. */
   cached: boolean;
 }
@@ -42,14 +39,14 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
   const key = SearchCache.key(req.query, regionIds);
   if (!req.debug) {
     const hit = cache.get(key, holder.version);
-    if (hit) return { count: hit.count, tail: hit.tail, cached: true };
+    if (hit) return { ...hit, cached: true };
   }
   const index = holder.current;
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
   if (!req.debug || !result.debug) {
-    const outcome = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}), cached: false };
+    const outcome = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}), gzipped: new Map<number, Buffer>(), cached: false };
     cache.set(key, holder.version, outcome);
     return outcome;
   }
@@ -68,5 +65,5 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
     timings_us: result.debug.timingsUs,
     index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
   };
-  return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug), cached: false };
+  return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug), gzipped: null, cached: false };
 }

@@ -1,3 +1,5 @@
+import { constants, gzipSync } from 'node:zlib';
+
 /**
  * The /v2 answer as bytes: every field of `data` always present, most always empty (interface
  * 4.1). Only `executionTime` differs between two answers to the same question, so an answer is
@@ -37,4 +39,48 @@ export function answerTail(count: number, itemsJson: string, debug: Record<strin
 
 export function answerBody(count: number, tail: Buffer, executionTimeMs: number): Buffer {
   return Buffer.concat([count > 0 ? HEAD_MATCHED : HEAD_NO_MATCH, Buffer.from(String(executionTimeMs)), tail]);
+}
+
+/** Answers at least this large go gzip-compressed to clients that accept it (a no-match answer does not). */
+const GZIP_MIN_BYTES = 1024;
+/**
+ * Compressed copies kept per cached answer, one per `executionTime` value: a cached answer takes
+ * 0 or 1 ms, so one or two copies serve every repeat of the question.
+ */
+const GZIP_VARIANTS = 4;
+
+/** An answer (search.service.ts's outcome): its compressed copies live as long as its cache entry. */
+export interface AnswerParts {
+  count: number;
+  tail: Buffer;
+  /** Compressed copies by executionTime; null when the answer is not cached (debug). */
+  gzipped: Map<number, Buffer> | null;
+}
+
+/**
+ * The answer gzip-compressed (about a ninth of its size), or null when it is too small to gain.
+ * A cached answer is compressed once per executionTime value (gzip level 6, the size that matters
+ * for every repeat); an answer that will not be reused, once, at the fastest level.
+ */
+export function gzippedAnswer(answer: AnswerParts, executionTimeMs: number): Buffer | null {
+  if (HEAD_MATCHED.length + answer.tail.length < GZIP_MIN_BYTES) return null;
+  const kept = answer.gzipped?.get(executionTimeMs);
+  if (kept) return kept;
+  const reused = answer.gzipped !== null && answer.gzipped.size < GZIP_VARIANTS;
+  const body = gzipSync(answerBody(answer.count, answer.tail, executionTimeMs), {
+    level: reused ? constants.Z_DEFAULT_COMPRESSION : constants.Z_BEST_SPEED,
+  });
+  if (reused) answer.gzipped!.set(executionTimeMs, body);
+  return body;
+}
+
+/** Whether an Accept-Encoding header admits gzip (a `q=0` refuses it). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
