@@ -120,7 +120,7 @@ const searchFields = (post: boolean) =>
 const search = (post: boolean) => ({
   tags: ['search'] as ['search'],
   summary: `Search permits and their risks (${post ? 'JSON or form body' : 'query string'})`,
-  description: 'Hidden permits never appear. Answers without debug are cached until the data changes.',
+  description: 'Hidden permits never appear. Answers without debug are cached until the data changes. Answers of 1 kB or more come gzip-compressed (`Content-Encoding: gzip`) to clients sending `Accept-Encoding: gzip`.',
   ...(post
     ? { body: searchFields(true), bodyRequired: true as const, consumes: ['application/json', 'application/x-www-form-urlencoded'] }
     : { querystring: searchFields(false) }),

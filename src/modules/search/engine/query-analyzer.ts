@@ -56,14 +56,16 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeig
   const meanWeight = (from: number, to: number) => cw.slice(from, to).reduce((a, b) => a + b, 0) / (to - from);
 
   // Readings in the context of the query only: a typo is read the way its writer meant it.
-  const readings = (pinyin(text, { type: 'array', toneType: 'none', v: true }) as string[]).map((p) => [p]);
+  // Worked out only when a bigram needs corrections (most queries are spelt as the names are).
+  let readings: string[][] | null = null;
+  const readingsOf = () => (readings ??= (pinyin(text, { type: 'array', toneType: 'none', v: true }) as string[]).map((p) => [p]));
   if (text.length === 1) out.add(text, text, 'unigram', W.loneUnigram * cw[0], start, start + 1);
   for (let i = 0; i + 1 < text.length; i++) {
     const bigram = text.slice(i, i + 2);
     const weight = meanWeight(i, i + 2);
     out.add(bigram, bigram, wordAt.has(bigram) ? 'word' : 'bigram', weight, start + i, start + i + 2);
     if (!vocab.isNameBigram(bigram) && !wordAt.has(bigram)) {
-      for (const alike of vocab.soundAlikes(bigram, readings.slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
+      for (const alike of vocab.soundAlikes(bigram, readingsOf().slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
         out.add(alike, alike, 'correction', W.correction * weight, start + i, start + i + 2);
       }
     }
