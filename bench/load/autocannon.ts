@@ -25,6 +25,9 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
   });
 }
 
+/** What browsers and HTTP client libraries send: /v2 answers them gzip-compressed. */
+export const ACCEPT_GZIP: Record<string, string> = { 'accept-encoding': 'gzip' };
+
 /**
  * The labelled dev queries as prebuilt `POST /v2` requests (autocannon cycles them on every
  * connection), so the client does as little work per request as for `/test-simple`. `headers`

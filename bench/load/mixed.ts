@@ -21,7 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import type { RiskSubject } from '../../src/modules/search/risk-subject.js';
 import { AdminClient, describeAnswer, ok, type ApiAnswer } from './admin-client.js';
 import { checkItems } from './answer-check.js';
-import { devQueryRequests, failures, loadLine, runLoad } from './autocannon.js';
+import { ACCEPT_GZIP, devQueryRequests, failures, loadLine, runLoad } from './autocannon.js';
 import { CATALOGUES, startBenchServer } from './bench-server.js';
 import { choiceOption, numberOption } from './cli.js';
 import { compareDatabase } from './final-state.js';
@@ -217,7 +217,7 @@ try {
   console.log(`${plan.versioned.length} permits re-imported per round, ${plan.restorable.length} deleted and restored, ` +
     `${checkers} checking clients`);
 
-  const requests = devQueryRequests();
+  const requests = devQueryRequests(ACCEPT_GZIP);
   const searchLoad = runLoad({ url: `${server.api}/v2`, connections, duration: seconds, requests }).finally(() => {
     run.running = false;
   });

@@ -9,7 +9,7 @@
  * Target: zero errors, zero timeouts, zero non-2xx answers. Exits 1 when any is seen.
  */
 import { cpus, loadavg } from 'node:os';
-import { devQueryRequests, failures, loadLine, runLoad } from './autocannon.js';
+import { ACCEPT_GZIP, devQueryRequests, failures, loadLine, runLoad } from './autocannon.js';
 import { CATALOGUES, startBenchServer, type Catalogue } from './bench-server.js';
 import { choiceOption, numberOption } from './cli.js';
 
@@ -27,8 +27,8 @@ for (const catalogue of catalogues) {
   const server = await startBenchServer(catalogue, scale);
   try {
     console.log(`server healthy ${server.startupSeconds.toFixed(1)} s after spawn (search index built)`);
-    const simple = await runLoad({ url: `${server.api}/test-simple`, connections, duration: seconds });
-    const requests = devQueryRequests();
+    const simple = await runLoad({ url: `${server.api}/test-simple`, headers: ACCEPT_GZIP, connections, duration: seconds });
+    const requests = devQueryRequests(ACCEPT_GZIP);
     const search = await runLoad({ url: `${server.api}/v2`, connections, duration: seconds, requests });
     console.log(loadLine('/test-simple', simple));
     console.log(loadLine('/v2', search) + `  (${requests.length} queries cycled)`);

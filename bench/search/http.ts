@@ -8,7 +8,7 @@
  */
 import { loadCorpus } from './corpus.js';
 import { startBenchServer } from '../load/bench-server.js';
-import { devQueryRequests, loadLine as line, runLoad } from '../load/autocannon.js';
+import { ACCEPT_GZIP as gzip, devQueryRequests, loadLine as line, runLoad } from '../load/autocannon.js';
 import { numberOption } from '../load/cli.js';
 
 const connections = numberOption('connections', 50);
@@ -18,7 +18,6 @@ const run = (opts: { url: string; requests?: unknown[]; headers?: Record<string,
 async function main(): Promise<void> {
   const server = await startBenchServer('demo');
   try {
-    const gzip = { 'accept-encoding': 'gzip' };
     const requests = devQueryRequests(gzip);
     console.log(`${connections} connections, ${seconds} s each, ${requests.length} queries cycled`);
     const simple = await run({ url: `${server.api}/test-simple`, headers: gzip });
