@@ -53,10 +53,16 @@ async function main(): Promise<void> {
   const queries = latencyQueries(docs, devQueries);
   for (const q of queries.slice(0, 500)) engine.search(q.query, q.regionIds);
   const times = new Float64Array(queries.length);
+  const queryStart = performance.now();
   queries.forEach((q, i) => {
     const t = performance.now();
     engine.search(q.query, q.regionIds);
     times[i] = performance.now() - t;
+    // Progress for the runner: a peer too slow to finish still leaves a figure.
+    if ((i + 1) % 500 === 0) {
+      const done = times.slice(0, i + 1).sort();
+      process.stderr.write(`${i + 1} queries in ${((performance.now() - queryStart) / 1000).toFixed(0)} s, p50 ${percentile(done, 0.5).toFixed(1)} ms, p99 ${percentile(done, 0.99).toFixed(1)} ms so far\n`);
+    }
   });
   times.sort();
 
