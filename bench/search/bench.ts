@@ -48,7 +48,7 @@ function run(engine: string, corpus: string): Row {
     const built = stderr.match(/built in [^\n]*/g)?.pop();
     const queried = stderr.match(/\d+ queries in [^\n]*/g)?.pop();
     const progress = built && queried ? `${built}; ${queried}` : built;
-    const why = r.error ? `${(r.error as NodeJS.ErrnoException).code ?? r.error} after ${WORKER_TIMEOUT_MS / 60_000} min` : `exit ${r.status}: ${(r.stderr ?? '').slice(-300)}`;
+    const why = r.error ? `${(r.error as NodeJS.ErrnoException).code ?? r.error} after ${WORKER_TIMEOUT_MS / 60_000} min` : `exit ${r.status}: ${stderr.slice(-300)}`;
     return { engine, corpus, error: `${why}${progress ? ` (${progress})` : ' (build not finished)'}` };
   }
 }
