@@ -46,9 +46,9 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
   if (!req.debug || !result.debug) {
-    const outcome = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}), gzipped: new Map<number, Buffer>(), cached: false };
-    cache.set(key, holder.version, outcome);
-    return outcome;
+    const answer: AnswerParts = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}), gzipped: new Map() };
+    cache.set(key, holder.version, answer);
+    return { ...answer, cached: false };
   }
   const debug: Static<typeof SearchDebug> = {
     normalized_query: result.debug.normalizedQuery,
