@@ -62,6 +62,8 @@ const CLIENT_ERROR_BY_STATUS: Record<number, string> = {
   431: '请求头过大',
 };
 
+const statusError = (status: number) => new AppError(status, CLIENT_ERROR_BY_STATUS[status] ?? CLIENT_ERROR_BY_STATUS[400]);
+
 /**
  * Fastify's own client errors (bad JSON, size, media type, malformed URL) in the interface's
  * language. Their English texts (which may echo the request) never reach the client.
@@ -73,9 +75,9 @@ function frameworkError(err: FastifyError): AppError | null {
       return new AppError(400, '请求体不是有效的 JSON');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new AppError(413, '请求体过大');
+      return statusError(413);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, '不支持的请求内容类型');
+      return statusError(415);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError(400, '请求的 Content-Length 无效');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
@@ -95,7 +97,7 @@ function frameworkError(err: FastifyError): AppError | null {
   // A JSON body the parser refused (secure-json-parse: syntax, or a __proto__ / constructor.prototype key).
   if (err instanceof SyntaxError) return new AppError(400, '请求体不是有效的 JSON');
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return new AppError(err.statusCode, CLIENT_ERROR_BY_STATUS[err.statusCode] ?? CLIENT_ERROR_BY_STATUS[400]);
+    return statusError(err.statusCode);
   }
   return null;
 }
