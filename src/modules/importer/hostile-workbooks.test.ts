@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { multipartBody } from '../../../test/helpers/multipart.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { dumpDatabase, importer, json, seedCorpusRegions } from './import.test-helpers.js';
+import { dumpDatabase, importer, importerApp, json } from './import.test-helpers.js';
 import { tooLargeMessage } from './multipart-form.js';
 import { NOT_A_WORKBOOK_MESSAGE } from './parser/errors.js';
 import { CANONICAL_HEADER, workbookBuffer } from './parser/test-support.js';
@@ -72,10 +72,7 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
   let imp: ReturnType<typeof importer>;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect);
-    await seedCorpusRegions(t.dbh.db);
-    admin = await t.login();
-    imp = importer(t);
+    ({ t, admin, imp } = await importerApp(dialect));
   });
   afterAll(async () => t?.close());
 

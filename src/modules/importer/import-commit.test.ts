@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import type { TestApp } from '../../../test/helpers/test-app.js';
 import {
-  dumpDatabase, editWorkbook, GUANGAN_CITY, GUANGAN_DISTRICT, importer, json, manifest, QIANFENG, seedCorpusRegions, workbookBytes,
+  dumpDatabase, editWorkbook, GUANGAN_CITY, GUANGAN_DISTRICT, importer, importerApp, json, manifest, QIANFENG, workbookBytes,
 } from './import.test-helpers.js';
 
 const MARKER = 'INJECT-FAIL';
@@ -27,10 +27,7 @@ describe.each(testDialects())('committing imports on %s', (dialect) => {
   let imp: ReturnType<typeof importer>;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect);
-    await seedCorpusRegions(t.dbh.db);
-    admin = await t.login();
-    imp = importer(t);
+    ({ t, admin, imp } = await importerApp(dialect));
     await imp.importFile(admin, GUANGAN_CITY);
   });
   afterAll(async () => t?.close());

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import type { TestApp } from '../../../test/helpers/test-app.js';
 import {
-  GUANGAN_CITY, GUANGAN_DISTRICT, importer, json, manifest, QIANFENG, seedCorpusRegions, storedCatalogue, workbookBytes,
+  GUANGAN_CITY, GUANGAN_DISTRICT, importer, importerApp, json, manifest, QIANFENG, storedCatalogue, workbookBytes,
 } from './import.test-helpers.js';
 
 const good = manifest.workbooks.filter((w) => !w.file.startsWith('bad/'));
@@ -14,10 +14,7 @@ describe.each(testDialects())('importing the corpus workbooks on %s', (dialect) 
   let imp: ReturnType<typeof importer>;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect);
-    await seedCorpusRegions(t.dbh.db);
-    cookie = await t.login();
-    imp = importer(t);
+    ({ t, admin: cookie, imp } = await importerApp(dialect));
   });
   afterAll(async () => t?.close());
 

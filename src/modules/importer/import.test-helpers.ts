@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Executor } from '../../db/database.js';
-import { API, type TestApp } from '../../../test/helpers/test-app.js';
+import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import type { DialectKind } from '../../db/connect.js';
 import { createRegion } from '../../../test/helpers/fixtures.js';
 import { multipartBody } from '../../../test/helpers/multipart.js';
 import { dumpTables, type DataDump } from '../../../test/helpers/data-dump.js';
@@ -73,6 +74,13 @@ export function importer(t: { app: FastifyInstance }) {
     return res.json().data;
   };
   return { upload, commit, preview, importFile };
+}
+
+/** A test application on a fresh database with the corpus regions, the administrator logged in, and the import routes at hand. */
+export async function importerApp(dialect: DialectKind): Promise<{ t: TestApp; admin: string; imp: ReturnType<typeof importer> }> {
+  const t = await buildTestApp(dialect);
+  await seedCorpusRegions(t.dbh.db);
+  return { t, admin: await t.login(), imp: importer(t) };
 }
 
 export const json = (res: LightMyRequestResponse) => res.json() as { success: boolean; message?: string; data: any };
