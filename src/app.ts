@@ -24,6 +24,7 @@ import { prepareImportFiles } from './modules/files/import-template.js';
 import { AppMetrics } from './modules/metrics/app-metrics.js';
 import { registerHttpMetrics, registerMetricsRoute } from './modules/metrics/metrics.routes.js';
 import { MULTIPART_LIMITS } from './modules/importer/multipart-form.js';
+import { ParsedWorkbookCache } from './modules/importer/parsed-workbook-cache.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
 
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     metrics: new AppMetrics(),
     now: opts.now ?? Date.now,
     instanceId: randomUUID(),
+    parsedWorkbooks: new ParsedWorkbookCache(),
     onDataChanged: [],
   };
 

@@ -3,7 +3,9 @@ import type { Config } from './config.js';
 import { crashPoint } from './crash-point.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { DB } from './db/database.js';
+import type { ParsedWorkbookCache } from './modules/importer/parsed-workbook-cache.js';
 import type { AppMetrics } from './modules/metrics/app-metrics.js';
+import type { SearchDoc } from './modules/search/engine/types.js';
 
 /**
  * What services need from the running application, built once by buildApp and passed down
@@ -23,12 +25,23 @@ export interface AppContext {
   now: () => number;
   /** This process among the instances sharing the database: the origin of its change-feed entries. */
   instanceId: string;
+  /** The parsed workbook of the import session worked with last (importer/parsed-workbook-cache.ts). */
+  parsedWorkbooks: ParsedWorkbookCache;
   /** Hooks run after any committed change of searchable data (wired by the search module). */
   onDataChanged: Array<(change: DataChange) => void | Promise<void>>;
 }
 
 export type DataChange =
-  | { kind: 'permits'; permitIds: number[] }
+  | {
+      kind: 'permits';
+      permitIds: number[];
+      /**
+       * Current search documents of some of these permits, when the writer has them at hand (an
+       * import's new permits): this instance's index takes them instead of reading them back.
+       * Never written to the change feed; other instances read the permits.
+       */
+      docs?: SearchDoc[];
+    }
   | { kind: 'all' };
 
 /**

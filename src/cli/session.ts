@@ -10,6 +10,7 @@ import { CliError, EXIT } from './errors.js';
 import type { CliIo } from './io.js';
 import { cliLogger } from './logger.js';
 import { cliOperator, type CliOperator } from './operator.js';
+import { ParsedWorkbookCache } from '../modules/importer/parsed-workbook-cache.js';
 
 /** A command's connection to the service's database, with what services expect around it. */
 export interface CliSession {
@@ -66,6 +67,7 @@ export async function openSession(io: CliIo, opts: OpenOptions = {}): Promise<Cl
     log: cliLogger(io.stderr, logLevel),
     now: Date.now,
     onDataChanged: [],
+    parsedWorkbooks: new ParsedWorkbookCache(),
     // Services write their changes to the feed themselves, in their own transactions.
     instanceId: `cli:${randomUUID()}`,
     // Durations the services record; a command's own process has no /metrics to show them.

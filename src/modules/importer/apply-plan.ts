@@ -1,7 +1,9 @@
 import { crashPoint } from '../../crash-point.js';
+import type { BulkInsert } from '../../db/bulk-insert.js';
 import type { Executor } from '../../db/database.js';
 import { ensureApprovalDepartmentIds } from '../approval-departments/approval-departments.repository.js';
 import { insertRegion } from '../regions/regions.repository.js';
+import type { SearchDoc } from '../search/engine/types.js';
 import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
 import type { ImportPlan, PlannedPermit, PlanRef } from './import-plan.types.js';
 import { markSessionCommitted, sessionContent, type ImportSessionHead } from './import-sessions.repository.js';
@@ -10,6 +12,7 @@ import {
   insertTheme, linkPermitsToFile, removeThemeLinks, replaceApprovalLinks, updatePermit,
 } from './commit.repository.js';
 import { refKey } from './plan-refs.js';
+import { newPermitSearchDocs } from './commit-search-docs.js';
 
 export interface ApplyOptions {
   session: ImportSessionHead;
@@ -27,6 +30,8 @@ export interface ApplyOutcome {
   themesCreated: Array<{ id: number; name: string }>;
   /** Permits whose searchable content changed (new or changed). */
   touchedPermitIds: number[];
+  /** The search documents of the new permits (commit-search-docs.ts). */
+  newSearchDocs: SearchDoc[];
 }
 
 /** Creates the rows a plan refers to but the database lacks, and answers the id of any reference. */
@@ -76,7 +81,7 @@ async function archiveWorkbook(trx: Executor, plan: ImportPlan, o: ApplyOptions,
  * Writes a checked plan inside the caller's transaction: regions and themes it names, the
  * archived workbook, one snapshot batch of the permits it replaces, then permits, risks and links.
  */
-export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyOptions): Promise<ApplyOutcome> {
+export async function applyImportPlan(trx: Executor, bulk: BulkInsert, plan: ImportPlan, o: ApplyOptions): Promise<ApplyOutcome> {
   const { regionId, themeId, regionsCreated, themesCreated } = await createMissing(trx, plan, o.now);
   const fileId = await archiveWorkbook(trx, plan, o, regionId);
 
@@ -92,7 +97,7 @@ export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyO
   });
 
   const newIds = await insertPermits(
-    trx,
+    bulk,
     fresh.map((p) => ({ key: p.key, regionId: regionId(p.region), fields: p.fields })),
     fileId,
     o.now,
@@ -104,7 +109,7 @@ export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyO
 
   const risksReplaced = changed.filter((p) => p.changedFields.includes('risks'));
   await deleteRisksOf(trx, risksReplaced.map(idOf));
-  await insertRisks(trx, [...fresh, ...risksReplaced].map((p) => ({ permitId: idOf(p), risks: p.risks })));
+  const riskIds = await insertRisks(bulk, [...fresh, ...risksReplaced].map((p) => ({ permitId: idOf(p), risks: p.risks })));
 
   const relinked = [...fresh, ...changed.filter((p) => p.changedFields.includes('approval_departments'))];
   const deptIds = await ensureApprovalDepartmentIds(trx, relinked.flatMap((p) => p.approvalDepartments));
@@ -125,5 +130,7 @@ export async function applyImportPlan(trx: Executor, plan: ImportPlan, o: ApplyO
     regionsCreated,
     themesCreated,
     touchedPermitIds: [...fresh, ...changed].map(idOf),
+    // The new permits' risk lists were inserted first.
+    newSearchDocs: newPermitSearchDocs(fresh, { permitId: idOf, regionId, themeId }, riskIds.slice(0, fresh.length)),
   };
 }

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK, INSERT_CHUNK } from '../../db/batch.js';
+import type { BulkInsert } from '../../db/bulk-insert.js';
 import type { PermitFields, RiskFields } from './import-plan.types.js';
 
 export async function insertTheme(db: Executor, name: string, now: string): Promise<number> {
@@ -40,22 +41,13 @@ export interface NewPermitRow {
   fields: PermitFields;
 }
 
-/**
- * Inserts permits in multi-row statements. Rows come back in no guaranteed order, so each id is
- * matched to its permit by identity (region + code, else region + name), which the plan made unique.
- */
-export async function insertPermits(db: Executor, rows: NewPermitRow[], sourceFileId: number, now: string): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  for (const part of chunked(rows, INSERT_CHUNK)) {
-    const byIdentity = new Map(part.map((r) => [`${r.regionId}\u0000${r.fields.code ?? ''}\u0000${r.fields.name}`, r.key]));
-    const inserted = await db
-      .insertInto('permits')
-      .values(part.map((r) => ({ region_id: r.regionId, ...permitColumns(r.fields), source_file_id: sourceFileId, created_at: now, updated_at: now })))
-      .returning(['id', 'region_id', 'code', 'name'])
-      .execute();
-    for (const p of inserted) ids.set(byIdentity.get(`${p.region_id}\u0000${p.code ?? ''}\u0000${p.name}`)!, p.id);
-  }
-  return ids;
+/** Inserts permits; answers each new id by the permit's plan key. */
+export async function insertPermits(bulk: BulkInsert, rows: NewPermitRow[], sourceFileId: number, now: string): Promise<Map<string, number>> {
+  const ids = await bulk(
+    'permits',
+    rows.map((r) => ({ region_id: r.regionId, ...permitColumns(r.fields), source_file_id: sourceFileId, created_at: now, updated_at: now })),
+  );
+  return new Map(rows.map((r, i) => [r.key, ids[i]]));
 }
 
 export async function updatePermit(db: Executor, id: number, fields: PermitFields, sourceFileId: number, now: string): Promise<void> {
@@ -78,9 +70,11 @@ export async function deleteRisksOf(db: Executor, permitIds: number[]): Promise<
   for (const part of chunked(permitIds, ID_CHUNK)) await db.deleteFrom('risks').where('permit_id', 'in', part).execute();
 }
 
-export async function insertRisks(db: Executor, lists: Array<{ permitId: number; risks: RiskFields[] }>): Promise<void> {
-  const rows = lists.flatMap(({ permitId, risks }) => risks.map((r, i) => ({ permit_id: permitId, position: i + 1, ...r })));
-  for (const part of chunked(rows, INSERT_CHUNK)) await db.insertInto('risks').values(part).execute();
+/** Inserts each permit's risk list (positions from 1); answers the new ids, list by list. */
+export async function insertRisks(bulk: BulkInsert, lists: Array<{ permitId: number; risks: RiskFields[] }>): Promise<number[][]> {
+  const ids = await bulk('risks', lists.flatMap(({ permitId, risks }) => risks.map((r, i) => ({ permit_id: permitId, position: i + 1, ...r }))));
+  let at = 0;
+  return lists.map(({ risks }) => ids.slice(at, (at += risks.length)));
 }
 
 export async function replaceApprovalLinks(db: Executor, links: Array<{ permitId: number; departmentIds: number[] }>, replace: number[]): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
+import { bulkInserter } from '../../db/bulk-insert.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
@@ -53,7 +54,7 @@ export type CommitResult = Static<typeof CommitResultSchema>;
 /** The session, its workbook and the plan options a commit request names (sheets checked to exist). */
 async function commitInputs(ctx: AppContext, user: CurrentUser, req: CommitRequest) {
   const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
-  const workbook = parsedOf(session);
+  const workbook = parsedOf(ctx, session);
   const sheets = chooseSheets(workbook, req);
   const options: PlanOptions = { sheets, overrides: req.overrides, themeBindings: req.themeBindings };
   // Sheets left out of the commit may hold other regions' rows (the archived file's region).
@@ -79,10 +80,11 @@ export async function commitImport(ctx: AppContext, user: CurrentUser, req: Comm
         const { plan } = await planSession(trx, user, session, workbook, options);
         assertCommittable(plan);
         const changeSummary = req.changeSummary ?? `导入 ${session.filename}`;
-        const outcome = await applyImportPlan(trx, plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
+        const outcome = await applyImportPlan(trx, bulkInserter(ctx.dbh, trx), plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
         return { plan, outcome };
       },
-      ({ outcome }) => (outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds } : null),
+      ({ outcome }) =>
+        outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds, docs: outcome.newSearchDocs } : null,
       { catalogueLock: true },
     ),
   );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
+import { loadSearchDocs } from '../search/search-docs.repository.js';
 import type { TestApp } from '../../../test/helpers/test-app.js';
 import {
   GUANGAN_CITY, GUANGAN_DISTRICT, importer, importerApp, json, manifest, QIANFENG, storedCatalogue, workbookBytes,
@@ -81,6 +82,16 @@ describe.each(testDialects())('importing the corpus workbooks on %s', (dialect) 
     expect(files.map((f) => f.filename)).toEqual([GUANGAN_CITY, GUANGAN_DISTRICT, QIANFENG]);
     const unlinked = await t.dbh.db.selectFrom('permits').select('id').where('source_file_id', 'is', null).execute();
     expect(unlinked).toEqual([]);
+  });
+
+  it('indexes each committed permit exactly as the database holds it', async () => {
+    // New permits' documents come from the commit itself (commit-search-docs.ts), not from a read.
+    const ids = (await t.dbh.db.selectFrom('permits').select('id').execute()).map((r) => r.id);
+    const stored = await loadSearchDocs(t.dbh.db, ids);
+    expect(stored).toHaveLength(loadCorpus().permits.length);
+    const index = t.app.searchIndex.current;
+    for (const doc of stored) expect(index.document(doc.permitId), doc.name).toEqual(doc);
+    expect(index.size).toBe(stored.length);
   });
 
   it('reports every permit unchanged when the same workbook comes again, adding no file and no snapshot', async () => {

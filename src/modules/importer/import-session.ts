@@ -1,3 +1,4 @@
+import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
@@ -33,8 +34,9 @@ export async function openSession(db: Executor, user: CurrentUser, sessionId: st
   return session;
 }
 
-export function parsedOf(session: ImportSessionHead): ParsedWorkbook {
-  return decodeParsed(session.parsed);
+/** The session's parsed workbook (kept in memory between the steps of an import, see ParsedWorkbookCache). */
+export function parsedOf(ctx: AppContext, session: ImportSessionHead): ParsedWorkbook {
+  return ctx.parsedWorkbooks.get(session.id, () => decodeParsed(session.parsed));
 }
 
 /** Who is planning: the user's scope and rights, and the region the session's binding supplies. */

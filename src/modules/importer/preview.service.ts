@@ -63,13 +63,12 @@ function presentSession(s: ImportSessionHead, department: BoundDepartment | null
 
 /**
  * The session description of interface 4.7: the session, then the preview of all its sheets.
- * The caller may pass the workbook it already holds (an upload) to spare parsing the stored JSON.
  */
 export async function describeSession(
   db: Executor,
   user: CurrentUser,
   session: ImportSessionHead,
-  workbook = parsedOf(session),
+  workbook: ParsedWorkbook,
 ): Promise<SessionDescription> {
   const { plan, state, actor, department } = await planSession(db, user, session, workbook, PREVIEW_OPTIONS);
   return { ...presentSession(session, department), ...presentPreview(plan, await themeOptionsFor(db, plan, state, actor)) };
@@ -79,5 +78,5 @@ export type SessionDescription = Static<typeof SessionDescriptionSchema>;
 
 export async function previewSession(ctx: AppContext, user: CurrentUser, sessionId: string | undefined): Promise<SessionDescription> {
   const session = await openSession(ctx.db, user, sessionId, nowIso(ctx.now));
-  return describeSession(ctx.db, user, session);
+  return describeSession(ctx.db, user, session, parsedOf(ctx, session));
 }

@@ -67,6 +67,7 @@ export async function createImportSession(
     committed_at: null,
   };
   await insertImportSession(ctx.db, session);
+  ctx.parsedWorkbooks.keep(session.id, parsed);
   const { content: _stored, ...head } = session;
   return describeSession(ctx.db, user, head, parsed);
 }

@@ -1,13 +1,14 @@
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 import type { SearchDoc } from './engine/types.js';
+import { assembleSearchDocs } from './search-doc-rows.js';
 
 /** Page size for loading the whole catalogue: bounded memory per query, few round trips. */
 const LOAD_PAGE = 2000;
 
 async function docsFor(db: Executor, permitIds: number[]): Promise<SearchDoc[]> {
   if (permitIds.length === 0) return [];
-  const [permits, themes, depts, risks] = await Promise.all([
+  const [permits, themes, departments, risks] = await Promise.all([
     db
       .selectFrom('permits as p')
       .innerJoin('regions as r', 'r.id', 'p.region_id')
@@ -20,7 +21,6 @@ async function docsFor(db: Executor, permitIds: number[]): Promise<SearchDoc[]> 
       .innerJoin('themes as t', 't.id', 'pt.theme_id')
       .select(['pt.permit_id', 't.id', 't.name'])
       .where('pt.permit_id', 'in', permitIds)
-      .orderBy('t.name')
       .execute(),
     db
       .selectFrom('permit_approval_departments as pa')
@@ -29,34 +29,15 @@ async function docsFor(db: Executor, permitIds: number[]): Promise<SearchDoc[]> 
       .where('pa.permit_id', 'in', permitIds)
       .orderBy('pa.position')
       .execute(),
-    db.selectFrom('risks').selectAll().where('permit_id', 'in', permitIds).orderBy('permit_id').orderBy('position').execute(),
+    db
+      .selectFrom('risks')
+      .select(['id', 'permit_id', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'])
+      .where('permit_id', 'in', permitIds)
+      .orderBy('permit_id')
+      .orderBy('position')
+      .execute(),
   ]);
-  const byPermit = new Map<number, SearchDoc>();
-  for (const p of permits) {
-    byPermit.set(p.id, {
-      permitId: String(p.id),
-      regionId: String(p.region_id),
-      regionName: p.region_name,
-      name: p.name,
-      code: p.code,
-      implementationLevel: p.implementation_level,
-      approvalDepartments: [],
-      internalContact: p.internal_contact,
-      contactInfo: p.contact_info,
-      themes: [],
-      visible: p.visible === 1,
-      risks: [],
-    });
-  }
-  for (const t of themes) byPermit.get(t.permit_id)?.themes.push({ id: String(t.id), name: t.name });
-  for (const d of depts) byPermit.get(d.permit_id)?.approvalDepartments.push(d.name);
-  for (const r of risks) {
-    byPermit.get(r.permit_id)?.risks.push({
-      id: String(r.id), title: r.title, description: r.description, legalBasis: r.legal_basis,
-      consequence: r.consequence, prevention: r.prevention, level: r.level, riskType: r.risk_type,
-    });
-  }
-  return permitIds.map((id) => byPermit.get(id)).filter((d): d is SearchDoc => d !== undefined);
+  return assembleSearchDocs(permitIds, { permits, themes, departments, risks });
 }
 
 /** The search documents of the given permits (missing ids are simply absent: deleted permits). */

@@ -1,7 +1,7 @@
 import type { AppContext, DataChange } from '../../context.js';
 import type { DB } from '../../db/database.js';
 import { listRegionRows, type RegionRow } from '../regions/regions.repository.js';
-import { SearchIndex } from './engine/index.js';
+import { SearchIndex, type SearchDoc } from './engine/index.js';
 import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
 
 /**
@@ -68,14 +68,18 @@ export class SearchIndexHolder {
   async apply(change: DataChange): Promise<void> {
     if (change.kind === 'all') return this.rebuild();
     if (this.rebuilding) this.pendingDuringRebuild.push(...change.permitIds);
-    await this.applyTo(this.index, change.permitIds);
+    await this.applyTo(this.index, change.permitIds, change.docs);
   }
 
-  /** Re-reads the given permits and upserts them (or removes the ones that no longer exist). */
-  private async applyTo(index: SearchIndex, permitIds: number[]): Promise<void> {
+  /**
+   * Upserts the given permits (or removes the ones that no longer exist), reading from the
+   * database those whose documents the change does not carry.
+   */
+  private async applyTo(index: SearchIndex, permitIds: number[], given: SearchDoc[] = []): Promise<void> {
     if (permitIds.length === 0) return;
+    const have = new Set(given.map((d) => Number(d.permitId)));
     // Reads from the primary: the change was just committed there.
-    const docs = await loadSearchDocs(this.ctx.db, permitIds);
+    const docs = [...given, ...(await loadSearchDocs(this.ctx.db, permitIds.filter((id) => !have.has(id))))];
     // An import may have created a region: know it before its permits become searchable.
     const known = new Set(this.regionRows.map((r) => String(r.id)));
     const regions = docs.some((d) => !known.has(d.regionId)) ? await listRegionRows(this.ctx.db) : null;

@@ -78,6 +78,12 @@ export class SearchIndex {
     return this.table.aliveCount;
   }
 
+  /** The document indexed for a permit, as it was given. */
+  document(permitId: string): SearchDoc | undefined {
+    const id = this.table.idOf(permitId);
+    return id === undefined ? undefined : (this.table.docs[id] ?? undefined);
+  }
+
   /** Distinct terms in the dictionary (terms of removed documents stay until a rebuild). */
   get termCount(): number {
     return this.dict.size;

@@ -1,0 +1,49 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DatabaseHandle } from './connect.js';
+import type { Database, Executor } from './database.js';
+import { chunked, INSERT_CHUNK } from './batch.js';
+
+type TableWithId = { [T in keyof Database]: Database[T] extends { id: unknown } ? T : never }[keyof Database];
+
+/** Inserts rows into one table inside the caller's transaction; answers their new ids, in row order. */
+export type BulkInsert = <T extends TableWithId>(table: T, rows: Array<Insertable<Database[T]>>) => Promise<number[]>;
+
+/**
+ * The fastest way each database takes many rows of an import, on the transaction `trx`.
+ *
+ * SQLite: one prepared single-row statement run for each row, on the raw connection. SQLite has
+ * one connection, so this is the transaction's own connection, and the loop is synchronous, so
+ * nothing else runs on it meanwhile. It takes about half the time of Kysely's multi-row
+ * statements, which are built, compiled and bound anew for every chunk; each row's id is its
+ * statement's last insert rowid.
+ *
+ * PostgreSQL: multi-row INSERT … RETURNING id in chunks; PostgreSQL returns the ids of a VALUES
+ * list in its order (as ORMs that fill in bulk-created keys rely on).
+ */
+export function bulkInserter(dbh: DatabaseHandle, trx: Executor): BulkInsert {
+  const sqlite = dbh.sqlite;
+  if (sqlite) {
+    return async (table, rows) => {
+      if (rows.length === 0) return [];
+      if (!sqlite.inTransaction) throw new Error('bulk insert outside a transaction');
+      const columns = Object.keys(rows[0]);
+      const stmt = sqlite.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+      const values = new Array<unknown>(columns.length);
+      return rows.map((row) => {
+        const r = row as Record<string, unknown>;
+        for (let i = 0; i < columns.length; i++) values[i] = r[columns[i]];
+        return Number(stmt.run(values).lastInsertRowid);
+      });
+    };
+  }
+  // The rows were checked against their table by BulkInsert's signature; the generic table
+  // type is more than Kysely's builder can narrow.
+  const db = trx as unknown as Kysely<Record<string, Record<string, unknown> & { id: number }>>;
+  return async (table, rows) => {
+    const ids: number[] = [];
+    for (const part of chunked(rows, INSERT_CHUNK)) {
+      for (const r of await db.insertInto(table).values(part as Array<Record<string, unknown>>).returning('id').execute()) ids.push(r.id);
+    }
+    return ids;
+  };
+}

@@ -1,0 +1,84 @@
+import type { SearchDoc } from './engine/types.js';
+
+// The rows a search document is made of, as the database holds them. The loader reads them back;
+// an import commit, which has just written them, hands its own over (importer/commit-search-docs.ts).
+
+export interface PermitDocRow {
+  id: number;
+  region_id: number;
+  region_name: string;
+  name: string;
+  code: string | null;
+  implementation_level: string | null;
+  internal_contact: string | null;
+  contact_info: string | null;
+  visible: number;
+}
+
+export interface ThemeDocRow {
+  permit_id: number;
+  id: number;
+  name: string;
+}
+
+/** An approval department link; a permit's links come in their position order. */
+export interface DepartmentDocRow {
+  permit_id: number;
+  name: string;
+}
+
+/** A risk; a permit's risks come in their position order. */
+export interface RiskDocRow {
+  id: number;
+  permit_id: number;
+  risk_type: string | null;
+  title: string;
+  description: string | null;
+  legal_basis: string | null;
+  consequence: string | null;
+  prevention: string | null;
+  level: string | null;
+}
+
+export interface SearchDocRows {
+  permits: PermitDocRow[];
+  themes: ThemeDocRow[];
+  departments: DepartmentDocRow[];
+  risks: RiskDocRow[];
+}
+
+/** Themes by name (code point order, the same on every database whatever its collation), then id. */
+const byName = (a: { id: string; name: string }, b: { id: string; name: string }) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : Number(a.id) - Number(b.id);
+
+/** The search documents of `permitIds`, in that order (ids without a permit row are left out). */
+export function assembleSearchDocs(permitIds: readonly number[], rows: SearchDocRows): SearchDoc[] {
+  const byPermit = new Map<number, SearchDoc>();
+  for (const p of rows.permits) {
+    byPermit.set(p.id, {
+      permitId: String(p.id),
+      regionId: String(p.region_id),
+      regionName: p.region_name,
+      name: p.name,
+      code: p.code,
+      implementationLevel: p.implementation_level,
+      approvalDepartments: [],
+      internalContact: p.internal_contact,
+      contactInfo: p.contact_info,
+      themes: [],
+      visible: p.visible === 1,
+      risks: [],
+    });
+  }
+  for (const t of rows.themes) byPermit.get(t.permit_id)?.themes.push({ id: String(t.id), name: t.name });
+  for (const d of rows.departments) byPermit.get(d.permit_id)?.approvalDepartments.push(d.name);
+  for (const r of rows.risks) {
+    byPermit.get(r.permit_id)?.risks.push({
+      id: String(r.id), title: r.title, description: r.description, legalBasis: r.legal_basis,
+      consequence: r.consequence, prevention: r.prevention, level: r.level, riskType: r.risk_type,
+    });
+  }
+  const docs = permitIds.map((id) => byPermit.get(id)).filter((d): d is SearchDoc => d !== undefined);
+  for (const d of docs) if (d.themes.length > 1) d.themes.sort(byName);
+  return docs;
+}
