@@ -5,7 +5,7 @@ import { chunked, INSERT_CHUNK } from './batch.js';
 
 type TableWithId = { [T in keyof Database]: Database[T] extends { id: unknown } ? T : never }[keyof Database];
 
-/** Inserts rows into one table inside the caller's transaction; answers their new ids, in row order. */
+/** Inserts rows (all of one shape) into one table inside the caller's transaction; answers their new ids, in row order. */
 export type BulkInsert = <T extends TableWithId>(table: T, rows: Array<Insertable<Database[T]>>) => Promise<number[]>;
 
 /**
@@ -31,7 +31,8 @@ export function bulkInserter(dbh: DatabaseHandle, trx: Executor): BulkInsert {
       const values = new Array<unknown>(columns.length);
       return rows.map((row) => {
         const r = row as Record<string, unknown>;
-        for (let i = 0; i < columns.length; i++) values[i] = r[columns[i]];
+        // better-sqlite3 refuses undefined; an absent value is stored as NULL.
+        for (let i = 0; i < columns.length; i++) values[i] = r[columns[i]] ?? null;
         return Number(stmt.run(values).lastInsertRowid);
       });
     };

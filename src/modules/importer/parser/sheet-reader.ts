@@ -5,7 +5,6 @@ import ExcelJS from 'exceljs';
 // exceljs's own parts for each piece of a workbook (it has no public API to read one sheet at a
 // time); their results are what `workbook.xlsx.load` would build, sheet by sheet.
 const require = createRequire(import.meta.url);
-/* eslint-disable @typescript-eslint/no-require-imports */
 const JSZip = require('jszip') as { loadAsync(data: Buffer): Promise<Zip> };
 type XformClass = new (options?: unknown) => { parseStream(stream: Readable): Promise<any>; reconcile(model: any, options: unknown): void };
 const WorkbookXform = require('exceljs/lib/xlsx/xform/book/workbook-xform.js') as XformClass;
@@ -87,6 +86,7 @@ export async function* readWorksheets(buf: Buffer, options: SheetReadOptions): A
     const xform = new WorksheetXform(options);
     const model = await parsePart(zip, name, xform);
     xform.reconcile(model, sheetOptions);
+    // What exceljs's workbook reconcile adds to each sheet's model (the Worksheet takes its name from it).
     Object.assign(model, { id: sheet.id, name: sheet.name, state: sheet.state });
     const worksheet = new Worksheet({ workbook: owner, id: sheet.id, name: sheet.name, orderNo: orderNo++, state: sheet.state });
     worksheet.model = model;
