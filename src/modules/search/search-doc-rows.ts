@@ -1,19 +1,14 @@
+import type { Selectable } from 'kysely';
+import type { PermitsTable, RisksTable } from '../permits/permits.table.js';
 import type { SearchDoc } from './engine/types.js';
 
 // The rows a search document is made of, as the database holds them. The loader reads them back;
 // an import commit, which has just written them, hands its own over (importer/commit-search-docs.ts).
 
-export interface PermitDocRow {
-  id: number;
-  region_id: number;
-  region_name: string;
-  name: string;
-  code: string | null;
-  implementation_level: string | null;
-  internal_contact: string | null;
-  contact_info: string | null;
-  visible: number;
-}
+export type PermitDocRow = Pick<
+  Selectable<PermitsTable>,
+  'id' | 'region_id' | 'name' | 'code' | 'implementation_level' | 'internal_contact' | 'contact_info' | 'visible'
+> & { region_name: string };
 
 export interface ThemeDocRow {
   permit_id: number;
@@ -28,17 +23,7 @@ export interface DepartmentDocRow {
 }
 
 /** A risk; a permit's risks come in their position order. */
-export interface RiskDocRow {
-  id: number;
-  permit_id: number;
-  risk_type: string | null;
-  title: string;
-  description: string | null;
-  legal_basis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
-}
+export type RiskDocRow = Omit<Selectable<RisksTable>, 'position'>;
 
 export interface SearchDocRows {
   permits: PermitDocRow[];
