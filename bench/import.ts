@@ -7,7 +7,7 @@
  * the reference reads would otherwise inflate the import's figure).
  *
  *   npx tsx --expose-gc bench/import.ts [riskRows]
- *   BENCH_PG_URL=postgres://user:pass@host/db npx tsx --expose-gc bench/import.ts   (adds PostgreSQL; that database is emptied)
+ *   BENCH_PG_URL=postgres://user:pass@host/db npx tsx --expose-gc bench/import.ts   (adds PostgreSQL; that database's public schema is dropped and made again every round)
  *   BENCH_ROUNDS=5 …   (rounds; medians are printed, default 3)
  *
  * Targets: preview ≤ 1.5× the bare read, commit ≥ 20,000 risk rows/s on SQLite, peak RSS < 600 MB.
