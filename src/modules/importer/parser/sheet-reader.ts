@@ -82,9 +82,9 @@ export async function* readWorksheets(buf: Buffer, options: SheetReadOptions): A
     // As exceljs resolves it; a chart sheet (chartsheets/…) is not a worksheet and is skipped.
     const name = target === undefined ? null : `xl/${target.replace(/^(\s|\/xl\/)+/, '')}`;
     if (!name || !/xl\/worksheets\/sheet\d+[.]xml/.test(name)) continue;
-    if (!part(zip, name)) continue;
     const xform = new WorksheetXform(options);
     const model = await parsePart(zip, name, xform);
+    if (model === undefined) continue;
     xform.reconcile(model, sheetOptions);
     // What exceljs's workbook reconcile adds to each sheet's model (the Worksheet takes its name from it).
     Object.assign(model, { id: sheet.id, name: sheet.name, state: sheet.state });

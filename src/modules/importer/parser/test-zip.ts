@@ -126,9 +126,9 @@ export function zipOf(entries: ZipEntry[]): Buffer {
   return Buffer.concat([...locals, directory, eocd]);
 }
 
-const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+export const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+export const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+export const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
 function xmlText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
