@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { createDepartment, createUser } from '../../../test/helpers/fixtures.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { nowIso } from '../../db/dialect.js';
 import { dumpDatabase, importer, json, manifest, seedCorpusRegions, workbookBytes, type ManifestFinding } from './import.test-helpers.js';
 
@@ -100,5 +100,12 @@ describe.each(testDialects())('findings of the bad workbooks on %s', (dialect) =
       .where('r.name', 'in', ['华蓥市', '广安新区'])
       .execute();
     expect(inNew.map((r) => r.name).sort()).toEqual(['华蓥市', '广安新区'].sort());
+    // Searchable, by the new region too, as soon as the commit has answered.
+    for (const { name, permit } of inNew) {
+      const found = json(await t.app.inject({ url: `${API}/v2?query=${encodeURIComponent(permit)}&region=${encodeURIComponent(name)}` })).data;
+      const items = found.risk_subject.map((s: { permit: { name: string }; region: { name: string } }) => [s.permit.name, s.region.name]);
+      expect(items, name).toContainEqual([permit, name]);
+      expect(items.every(([, region]: string[]) => region === name), name).toBe(true);
+    }
   });
 });
