@@ -36,11 +36,12 @@ export type DataChange =
       kind: 'permits';
       permitIds: number[];
       /**
-       * Current search documents of some of these permits, when the writer has them at hand (an
-       * import's new permits): this instance's index takes them instead of reading them back.
-       * Never written to the change feed; other instances read the permits.
+       * Makes the current search documents of some of these permits from what the writer has at
+       * hand (an import's new permits): this instance's index takes them instead of reading them
+       * back. Called after the commit, and only by a process that has an index; never written to
+       * the change feed (other instances read the permits).
        */
-      docs?: SearchDoc[];
+      docs?: () => SearchDoc[];
     }
   | { kind: 'all' };
 

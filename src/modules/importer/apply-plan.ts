@@ -30,8 +30,8 @@ export interface ApplyOutcome {
   themesCreated: Array<{ id: number; name: string }>;
   /** Permits whose searchable content changed (new or changed). */
   touchedPermitIds: number[];
-  /** The search documents of the new permits (commit-search-docs.ts). */
-  newSearchDocs: SearchDoc[];
+  /** Makes the search documents of the new permits (commit-search-docs.ts). */
+  newSearchDocs: () => SearchDoc[];
 }
 
 /** Creates the rows a plan refers to but the database lacks, and answers the id of any reference. */
@@ -131,6 +131,6 @@ export async function applyImportPlan(trx: Executor, bulk: BulkInsert, plan: Imp
     themesCreated,
     touchedPermitIds: [...fresh, ...changed].map(idOf),
     // The new permits' risk lists were inserted first.
-    newSearchDocs: newPermitSearchDocs(fresh, { permitId: idOf, regionId, themeId }, riskIds.slice(0, fresh.length)),
+    newSearchDocs: () => newPermitSearchDocs(fresh, { permitId: idOf, regionId, themeId }, riskIds.slice(0, fresh.length)),
   };
 }

@@ -75,8 +75,9 @@ export class SearchIndexHolder {
    * Upserts the given permits (or removes the ones that no longer exist), reading from the
    * database those whose documents the change does not carry.
    */
-  private async applyTo(index: SearchIndex, permitIds: number[], given: SearchDoc[] = []): Promise<void> {
+  private async applyTo(index: SearchIndex, permitIds: number[], makeDocs?: () => SearchDoc[]): Promise<void> {
     if (permitIds.length === 0) return;
+    const given = makeDocs?.() ?? [];
     const have = new Set(given.map((d) => Number(d.permitId)));
     // Reads from the primary: the change was just committed there.
     const docs = [...given, ...(await loadSearchDocs(this.ctx.db, permitIds.filter((id) => !have.has(id))))];
