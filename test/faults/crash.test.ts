@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../src/app.js';
 import { CRASH_POINT_REACHED, type CrashPoint } from '../../src/crash-point.js';
@@ -39,6 +41,10 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
   let importSession = '';
   /** The permit the delete case removes: a seeded 广安区 permit. */
   let target = { id: 0, name: '', region: '511602' };
+
+  /** Database images of SQLite checkpoint operations, beside the database file. */
+  const imageFiles = () =>
+    dialect === 'sqlite' ? readdirSync(dirname(database.url.slice('sqlite:'.length))).filter((f) => f.includes('.checkpoint-')) : [];
 
   const start = async (point: CrashPoint | null) => {
     const env: Record<string, string> = { DATABASE_URL: database.url, DATA_DIR: database.dataDir, ADMIN_PASSWORD, DEMO_DATA: '0' };
@@ -167,6 +173,8 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     const before = await dumpDatabase(dbh.db);
     await killDuring('checkpoint-restore', () => api.call('POST', `/admin/checkpoints/${checkpointId}/restore`, { cookie, json: {} }));
     expect(await dumpDatabase(dbh.db)).toEqual(before);
+    // SQLite: the restore's database image stays behind, until the next checkpoint operation.
+    if (dialect === 'sqlite') expect(imageFiles()).toHaveLength(1);
     // The automatic backup was committed on its own before the restore began: it stays.
     const backups = await dbh.db.selectFrom('checkpoints').select('description').where('kind', '=', 'auto_backup').execute();
     expect(backups).toEqual([{ description: `Auto backup before restoring checkpoint ${checkpointId}` }]);
@@ -179,6 +187,7 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     const restored = await api.call('POST', `/admin/checkpoints/${checkpointId}/restore`, { cookie, json: { create_auto_backup: false } });
     expect(restored.status).toBe(200);
     expect(without(await dumpDatabase(dbh.db), 'import_sessions')).toEqual(without(atCheckpoint, 'import_sessions'));
+    expect(imageFiles()).toEqual([]);
     expect(await indexMismatch(overHttp(api))).toBeNull();
     await witnessFollows();
 

@@ -1,10 +1,11 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { chunked, INSERT_CHUNK } from '../../db/batch.js';
 import type { DB } from '../../db/database.js';
 import { decodeChunk, encodeChunk } from './chunk-codec.js';
-import { changeDataset, checkpointRows, dumpCoveredTables, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
+import { changeDataset, checkpointRows, dumpCoveredTables, editCheckpointImage, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
 
 const RISKS_PER_PERMIT = 3;
 
@@ -85,21 +86,48 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     expect(body.data.errors).toEqual([expect.stringMatching(/^risks: \d+ rows restored, \d+ expected$/)]);
   });
 
+  it('reports a missing chunk, leaving every table unchanged', async () => {
+    const id = await create();
+    const last = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'chunk_index'])
+      .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').orderBy('chunk_index', 'desc').executeTakeFirstOrThrow();
+    await t.dbh.db.deleteFrom('checkpoint_chunks').where('id', '=', last.id).execute();
+    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
+    const body = await failingRestore(id, { create_auto_backup: false });
+    expect(body.data.errors).toEqual([`risks: ${last.chunk_index} chunks stored, ${last.chunk_index + 1} expected`]);
+  });
+
+  it.runIf(dialect === 'sqlite')('reports a database image cut short, leaving every table unchanged', async () => {
+    const id = await create();
+    const last = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'content'])
+      .where('checkpoint_id', '=', id).where('table_name', '=', 'app_meta').orderBy('chunk_index', 'desc').executeTakeFirstOrThrow();
+    const piece = gunzipSync(last.content);
+    await t.dbh.db.updateTable('checkpoint_chunks').set({ content: gzipSync(piece.subarray(0, piece.length - 1024)) }).where('id', '=', last.id).execute();
+    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[2]).execute();
+    const body = await failingRestore(id, { create_auto_backup: false });
+    expect(body.data.errors).toEqual([expect.stringMatching(/^the checkpoint image holds \d+ bytes, \d+ expected$/)]);
+  });
+
   it('reports stored rows that reference rows the checkpoint does not hold', async () => {
     const id = await create();
-    const [chunk] = await t.dbh.db.selectFrom('checkpoint_chunks').select('content')
-      .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').execute();
-    const risks = await decodeChunk(chunk.content);
-    risks.rows[0][risks.columns.indexOf('permit_id')] = 999_999;
-    await chunkOf(id, 'risks').set({ content: await encodeChunk(risks) }).execute();
+    if (dialect === 'sqlite') await editCheckpointImage(t.dbh, id, 'update risks set permit_id = 999999 where rowid = 1');
+    else {
+      const [chunk] = await t.dbh.db.selectFrom('checkpoint_chunks').select('content')
+        .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').execute();
+      const risks = await decodeChunk(chunk.content);
+      risks.rows[0][risks.columns.indexOf('permit_id')] = 999_999;
+      await chunkOf(id, 'risks').set({ content: await encodeChunk(risks) }).execute();
+    }
     const body = await failingRestore(id, { create_auto_backup: false });
     expect(body.data.errors).toEqual([expect.stringMatching(/^risks(\.permit_id)?: /)]);
   });
 
   it('answers an exception in the last table with the exception body, leaving every table unchanged', async () => {
     const id = await create();
-    const bad = { columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
-    await chunkOf(id, 'app_meta').set({ content: await encodeChunk(bad), row_count: bad.rows.length }).execute();
+    if (dialect === 'sqlite') await editCheckpointImage(t.dbh, id, 'update app_meta set value = null where rowid = (select max(rowid) from app_meta)');
+    else {
+      const bad = { columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
+      await chunkOf(id, 'app_meta').set({ content: await encodeChunk(bad), row_count: bad.rows.length }).execute();
+    }
     await t.dbh.db.insertInto('app_meta').values({ key: 'later', value: 'x' }).execute();
     const body = await failingRestore(id, { create_auto_backup: true });
     expect(body.message).toMatch(/^Restore failed: .*value/);

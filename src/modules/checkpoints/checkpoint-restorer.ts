@@ -1,11 +1,12 @@
 import { crashPoint } from '../../crash-point.js';
 import { notFound } from '../../http/errors.js';
-import { COVERED_TABLES } from './checkpoint-tables.js';
+import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import type { TableStat } from './checkpoint-writer.js';
 import { checkSqliteForeignKeys, dropPostgresForeignKeys, restorePostgresForeignKeys } from './deferred-foreign-keys.js';
 import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
-import { liveColumns } from './live-schema.js';
+import { liveColumns, type LiveColumn } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
+import { isImageCheckpoint, withStoredImage } from './sqlite-image.js';
 import { RestoreCheckFailed, restoreTable, type Expected } from './table-restorer.js';
 
 export { RestoreCheckFailed };
@@ -15,7 +16,8 @@ export interface RestoredTable {
   rows: number;
 }
 
-async function expectedStats(conn: RawConnection, checkpointId: number): Promise<Map<string, Expected>> {
+/** The checkpoint's statistics, in the order its tables were written. */
+async function checkpointStats(conn: RawConnection, checkpointId: number): Promise<TableStat[]> {
   const found = await conn.rows('select table_stats from checkpoints where id = ?', [checkpointId]);
   if (found.length === 0) throw notFound('Checkpoint not found'); // deleted meanwhile
   const [[text]] = found;
@@ -29,7 +31,11 @@ async function expectedStats(conn: RawConnection, checkpointId: number): Promise
     Array.isArray(stats) &&
     stats.every((s) => s && typeof s.table === 'string' && Number.isInteger(s.rows) && Number.isInteger(s.chunks));
   if (!valid) throw new RestoreCheckFailed(['checkpoint table statistics are unreadable']);
-  return new Map((stats as TableStat[]).map((s) => [s.table, { rows: s.rows, chunks: s.chunks }]));
+  return stats as TableStat[];
+}
+
+async function expectedStats(conn: RawConnection, checkpointId: number): Promise<Map<string, Expected>> {
+  return new Map((await checkpointStats(conn, checkpointId)).map((s) => [s.table, { rows: s.rows, chunks: s.chunks }]));
 }
 
 /**
@@ -67,15 +73,44 @@ async function emptyTables(conn: RawConnection): Promise<void> {
  * Replaces every covered table's rows by the checkpoint's, in one transaction: all or nothing.
  * `beforeCommit` runs last inside it (the change-feed entry that must commit with the data).
  * Throws RestoreCheckFailed when the stored data does not check out; anything else is an exception.
- * Foreign keys are checked once after the load (deferred-foreign-keys.ts): on SQLite they are
- * switched off for the transaction, which can only be done outside one, and emptying the tables
- * becomes a truncation; on PostgreSQL they are dropped and added back inside it.
+ * A SQLite image (sqlite-image.ts) is written to a file and attached before the transaction
+ * begins; the row layouts are read chunk by chunk inside it (table-restorer.ts).
  */
 export async function restoreCheckpointData(
   conn: RawConnection,
   checkpointId: number,
   batchSize: number,
   beforeCommit: () => Promise<void> = async () => {},
+): Promise<RestoredTable[]> {
+  if (conn.kind === 'sqlite') {
+    // Read before the transaction, which starts only once the image is attached; nothing else
+    // runs on the connection in between.
+    const stats = await checkpointStats(conn, checkpointId);
+    if (await isImageCheckpoint(conn, checkpointId, stats)) {
+      return withStoredImage(conn, checkpointId, stats, (load) =>
+        replaceTables(conn, checkpointId, beforeCommit, (table, live, expected) => load(table.name, live, expected, batchSize)),
+      );
+    }
+  }
+  return replaceTables(conn, checkpointId, beforeCommit, (table, live, expected) =>
+    restoreTable(conn, checkpointId, table, live, expected, batchSize),
+  );
+}
+
+/** Fills one emptied table; answers the rows inserted. */
+type TableLoader = (table: CoveredTable, live: readonly LiveColumn[], expected: Expected) => Promise<number>;
+
+/**
+ * The restore transaction, whatever the layout. Foreign keys are checked once after the load
+ * (deferred-foreign-keys.ts): on SQLite they are switched off for the transaction, which can only
+ * be done outside one, and emptying the tables becomes a truncation; on PostgreSQL they are
+ * dropped and added back inside it.
+ */
+async function replaceTables(
+  conn: RawConnection,
+  checkpointId: number,
+  beforeCommit: () => Promise<void>,
+  loadTable: TableLoader,
 ): Promise<RestoredTable[]> {
   if (conn.kind === 'sqlite') await conn.run('pragma foreign_keys = off');
   try {
@@ -88,7 +123,7 @@ export async function restoreCheckpointData(
       for (const table of COVERED_TABLES) {
         const expected = stats.get(table.name) ?? { rows: 0, chunks: 0 };
         const live = await liveColumns(conn, table.name);
-        restored.push({ table: table.name, rows: await restoreTable(conn, checkpointId, table, live, expected, batchSize) });
+        restored.push({ table: table.name, rows: await loadTable(table, live, expected) });
       }
       await crashPoint('checkpoint-restore');
       await restoreKeptSessions(conn, sessions);

@@ -1,3 +1,5 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../../db/connect.js';
 import type { DB } from '../../db/database.js';
 import { decodeChunk } from './chunk-codec.js';
@@ -113,8 +115,35 @@ export async function changeDataset(db: DB, data: SmallDataset): Promise<void> {
   await db.deleteFrom('snapshot_batches').execute();
 }
 
-/** The rows a checkpoint holds for one table, decoded from its chunks (column name → value). */
+interface StoredImage {
+  bytes: Buffer;
+  /** The stored chunks in image order, with how many bytes of the image each holds. */
+  chunks: Array<{ id: number; length: number }>;
+}
+
+/** A SQLite checkpoint's database image, put together from its chunks; null for the row layouts. */
+async function storedImage(dbh: DatabaseHandle, checkpointId: number): Promise<StoredImage | null> {
+  const { table_stats } = await dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', checkpointId).executeTakeFirstOrThrow();
+  const order = (JSON.parse(table_stats) as Array<{ table: string }>).map((s) => s.table);
+  const rows = await dbh.db.selectFrom('checkpoint_chunks').select(['id', 'table_name', 'chunk_index', 'content'])
+    .where('checkpoint_id', '=', checkpointId).execute();
+  rows.sort((a, b) => order.indexOf(a.table_name) - order.indexOf(b.table_name) || a.chunk_index - b.chunk_index);
+  const pieces = rows.map((r) => gunzipSync(r.content));
+  if (pieces.length === 0 || pieces[0].toString('latin1', 0, 15) !== 'SQLite format 3') return null;
+  return { bytes: Buffer.concat(pieces), chunks: rows.map((r, i) => ({ id: r.id, length: pieces[i].length })) };
+}
+
+/** The rows a checkpoint holds for one table (column name → value), from its image or its row chunks. */
 export async function checkpointRows(dbh: DatabaseHandle, checkpointId: number, table: string): Promise<Record<string, unknown>[]> {
+  const image = await storedImage(dbh, checkpointId);
+  if (image) {
+    const db = new Database(image.bytes, { readonly: true });
+    try {
+      return db.prepare(`select * from "${table}" order by rowid`).all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
   const chunks = await dbh.db.selectFrom('checkpoint_chunks').select('content')
     .where('checkpoint_id', '=', checkpointId).where('table_name', '=', table).orderBy('chunk_index').execute();
   const out: Record<string, unknown>[] = [];
@@ -123,4 +152,20 @@ export async function checkpointRows(dbh: DatabaseHandle, checkpointId: number, 
     for (const row of data.rows) out.push(Object.fromEntries(data.columns.map((c, i) => [c, row[i]])));
   }
   return out;
+}
+
+/** Runs `sql` on a SQLite checkpoint's image and stores the image back (the change must keep its size). */
+export async function editCheckpointImage(dbh: DatabaseHandle, checkpointId: number, sql: string): Promise<void> {
+  const image = await storedImage(dbh, checkpointId);
+  if (!image) throw new Error(`checkpoint ${checkpointId} is not a database image`);
+  const db = new Database(image.bytes);
+  db.exec(sql);
+  const edited = db.serialize();
+  db.close();
+  if (edited.length !== image.bytes.length) throw new Error('the edit changed the image size');
+  let at = 0;
+  for (const { id, length } of image.chunks) {
+    const content = gzipSync(edited.subarray(at, (at += length)));
+    await dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', id).execute();
+  }
 }

@@ -4,6 +4,7 @@ import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
 import type { RawConnection } from './raw-connection.js';
+import { withTablesImage } from './sqlite-image.js';
 
 export type CheckpointKind = 'manual' | 'auto_backup';
 
@@ -48,19 +49,44 @@ async function copyTable(conn: RawConnection, checkpointId: number, table: Cover
   return stat;
 }
 
+async function insertCheckpoint(conn: RawConnection, draft: CheckpointDraft): Promise<number> {
+  const [[id]] = await conn.rows(
+    `insert into checkpoints (description, created_by, kind, table_stats, total_rows, size_bytes, created_at)
+     values (?, ?, ?, '[]', 0, 0, ?) returning id`,
+    [draft.description, draft.createdBy, draft.kind, draft.createdAt],
+  );
+  return Number(id);
+}
+
+async function recordStats(conn: RawConnection, id: number, stats: readonly TableStat[]): Promise<void> {
+  const totalRows = stats.reduce((n, s) => n + s.rows, 0);
+  const sizeBytes = stats.reduce((n, s) => n + s.bytes, 0);
+  await conn.run('update checkpoints set table_stats = ?, total_rows = ?, size_bytes = ? where id = ?', [
+    JSON.stringify(stats),
+    totalRows,
+    sizeBytes,
+    id,
+  ]);
+}
+
 /**
- * Copies every covered table into a new checkpoint, inside one snapshot transaction: the copy is
- * one consistent state of the database, and a failure leaves no partial checkpoint behind.
- * Answers the new checkpoint's id.
+ * Copies every covered table into a new checkpoint as one consistent state of the database; a
+ * failure leaves no partial checkpoint behind. SQLite stores a database image (sqlite-image.ts):
+ * the copy runs in one snapshot transaction, the storing in a second. PostgreSQL copies and
+ * stores each table's pages of rows inside one snapshot transaction. Answers the new id.
  */
 export async function writeCheckpoint(conn: RawConnection, draft: CheckpointDraft): Promise<number> {
-  return conn.transaction('snapshot', async () => {
-    const [[rawId]] = await conn.rows(
-      `insert into checkpoints (description, created_by, kind, table_stats, total_rows, size_bytes, created_at)
-       values (?, ?, ?, '[]', 0, 0, ?) returning id`,
-      [draft.description, draft.createdBy, draft.kind, draft.createdAt],
+  if (conn.kind === 'sqlite') {
+    return withTablesImage(conn, (store) =>
+      conn.transaction('write', async () => {
+        const id = await insertCheckpoint(conn, draft);
+        await recordStats(conn, id, await store(id));
+        return id;
+      }),
     );
-    const id = Number(rawId);
+  }
+  return conn.transaction('snapshot', async () => {
+    const id = await insertCheckpoint(conn, draft);
     const pending = new InFlight(IN_FLIGHT);
     const stats: TableStat[] = [];
     try {
@@ -70,14 +96,7 @@ export async function writeCheckpoint(conn: RawConnection, draft: CheckpointDraf
       await pending.settle();
       throw err;
     }
-    const totalRows = stats.reduce((n, s) => n + s.rows, 0);
-    const sizeBytes = stats.reduce((n, s) => n + s.bytes, 0);
-    await conn.run('update checkpoints set table_stats = ?, total_rows = ?, size_bytes = ? where id = ?', [
-      JSON.stringify(stats),
-      totalRows,
-      sizeBytes,
-      id,
-    ]);
+    await recordStats(conn, id, stats);
     return id;
   });
 }

@@ -215,9 +215,14 @@ export async function restoreTable(
   }
   await selfRefs.apply(conn, loader?.columns ?? []);
   const inserted = loader?.inserted ?? 0;
-  const [[count]] = await conn.rows(`select count(*) from ${quoteIdent(table.name)}`);
-  if (inserted !== expected.rows || Number(count) !== expected.rows) {
-    fail(`${Number(count)} rows restored, ${expected.rows} expected`);
-  }
+  await checkRestoredCount(conn, table.name, inserted, expected);
   return inserted;
+}
+
+/** Throws RestoreCheckFailed unless the table now holds exactly the rows the statistics expect, all of them inserted. */
+export async function checkRestoredCount(conn: RawConnection, table: string, inserted: number, expected: Expected): Promise<void> {
+  const [[count]] = await conn.rows(`select count(*) from ${quoteIdent(table)}`);
+  if (inserted !== expected.rows || Number(count) !== expected.rows) {
+    throw new RestoreCheckFailed([`${table}: ${Number(count)} rows restored, ${expected.rows} expected`]);
+  }
 }
