@@ -107,6 +107,22 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     expect(body.data.errors).toEqual([expect.stringMatching(/^the checkpoint image holds \d+ bytes, \d+ expected$/)]);
   });
 
+  it.runIf(dialect === 'postgres')('reports stored rows with a duplicate key, found when the indexes are built again', async () => {
+    const id = await create();
+    const chunk = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'content', 'row_count'])
+      .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').orderBy('chunk_index').executeTakeFirstOrThrow();
+    const risks = await decodeChunk(chunk.content);
+    risks.rows.push(risks.rows[0]);
+    await t.dbh.db.updateTable('checkpoint_chunks').set({ content: await encodeChunk(risks), row_count: chunk.row_count + 1 })
+      .where('id', '=', chunk.id).execute();
+    const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
+    const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
+    await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
+    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[3]).execute();
+    const body = await failingRestore(id, { create_auto_backup: false });
+    expect(body.data.errors).toEqual([expect.stringMatching(/^risks: could not create unique index "risks_pkey"/)]);
+  });
+
   it('reports stored rows that reference rows the checkpoint does not hold', async () => {
     const id = await create();
     if (dialect === 'sqlite') await editCheckpointImage(t.dbh, id, 'update risks set permit_id = 999999 where rowid = 1');

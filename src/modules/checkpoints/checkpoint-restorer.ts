@@ -3,6 +3,7 @@ import { notFound } from '../../http/errors.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import type { TableStat } from './checkpoint-writer.js';
 import { checkSqliteForeignKeys, dropPostgresForeignKeys, restorePostgresForeignKeys } from './deferred-foreign-keys.js';
+import { dropPostgresIndexes, restorePostgresIndexes } from './deferred-indexes.js';
 import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
 import { liveColumns, type LiveColumn } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
@@ -118,7 +119,8 @@ async function replaceTables(
       const stats = await expectedStats(conn, checkpointId);
       const sessions = await keepSessions(conn);
       await emptyTables(conn);
-      const dropped = conn.kind === 'postgres' ? await dropPostgresForeignKeys(conn) : [];
+      const droppedKeys = conn.kind === 'postgres' ? await dropPostgresForeignKeys(conn) : [];
+      const droppedIndexes = conn.kind === 'postgres' ? await dropPostgresIndexes(conn) : [];
       const restored: RestoredTable[] = [];
       for (const table of COVERED_TABLES) {
         const expected = stats.get(table.name) ?? { rows: 0, chunks: 0 };
@@ -129,7 +131,8 @@ async function replaceTables(
       await restoreKeptSessions(conn, sessions);
       if (conn.kind === 'sqlite') await checkSqliteForeignKeys(conn);
       else {
-        await restorePostgresForeignKeys(conn, dropped);
+        await restorePostgresIndexes(conn, droppedIndexes);
+        await restorePostgresForeignKeys(conn, droppedKeys);
         await advanceSequences(conn);
       }
       await beforeCommit();

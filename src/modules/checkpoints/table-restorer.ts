@@ -142,7 +142,9 @@ class CopyLoader implements Loader {
     const names = new Set(this.live.map((c) => c.name));
     const kept = chunk.columns.flatMap((name, i) => (names.has(name) ? [i] : []));
     this.keep = kept.length === chunk.columns.length ? null : kept;
-    this.statement = `copy ${quoteIdent(this.table.name)} (${kept.map((i) => quoteIdent(chunk.columns[i])).join(', ')}) from stdin`;
+    // FREEZE: the restore emptied the table in this transaction, so the rows can be written
+    // already frozen, sparing a later vacuum a pass over them.
+    this.statement = `copy ${quoteIdent(this.table.name)} (${kept.map((i) => quoteIdent(chunk.columns[i])).join(', ')}) from stdin (freeze)`;
   }
 
   async add(chunk: OpenedChunk): Promise<void> {
