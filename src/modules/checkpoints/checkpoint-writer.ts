@@ -1,5 +1,5 @@
 import { BINARY_CHUNK_ROWS, CHUNK_ROWS, chunkHeader, compressChunk } from './chunk-codec.js';
-import { chunkFormatOf, pageReader } from './chunk-sql.js';
+import { pageReader } from './chunk-sql.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
@@ -29,9 +29,10 @@ const IN_FLIGHT = 4;
 const INSERT_CHUNK_SQL =
   'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
+/** PostgreSQL: one table's rows, page after page, as `copy` chunks (chunk-codec.ts). */
 async function copyTable(conn: RawConnection, checkpointId: number, table: CoveredTable, pending: InFlight): Promise<TableStat> {
   const columns = await liveColumns(conn, table.name);
-  const header = chunkHeader(chunkFormatOf(conn.kind), columns.map((c) => c.name), columns.filter((c) => c.binary).map((c) => c.name));
+  const header = chunkHeader('copy', columns.map((c) => c.name), columns.filter((c) => c.binary).map((c) => c.name));
   const limit = columns.some((c) => c.binary) ? BINARY_CHUNK_ROWS : CHUNK_ROWS;
   const pages = pageReader(conn, table, columns, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };

@@ -1,14 +1,15 @@
 import type { DialectKind } from '../../db/connect.js';
-import { copyValue, type ChunkFormat } from './chunk-codec.js';
+import { copyValue } from './chunk-codec.js';
 import type { CoveredTable } from './checkpoint-tables.js';
 import type { LiveColumn } from './live-schema.js';
-import { quoteIdent as q, SQLITE_BASE64, type RawConnection } from './raw-connection.js';
+import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from './raw-connection.js';
 
-// The statements that move a checkpoint's rows, for each database (chunk-codec.ts has the layout).
+// The statements that move a checkpoint's rows (chunk-codec.ts has the layouts): PostgreSQL's
+// pages of COPY text, and the INSERT that restores the older `json` layout on either database.
 
-/** One page of a table: its rows in the chunk format's text, how many, and the key to continue after. */
+/** One page of a table: its rows in COPY text, how many, and the key to continue after. */
 export interface Page {
-  lines: Buffer | string;
+  lines: Buffer;
   count: number;
   lastKey: unknown[];
 }
@@ -16,41 +17,6 @@ export interface Page {
 /** Reads a table page by page in key order (keyset paging): `read(null)` first, then `read(page.lastKey)`. */
 export interface PageReader {
   read(after: unknown[] | null): Promise<Page | null>;
-}
-
-function pageSelect(table: CoveredTable, select: string, after: boolean, limit: number): string {
-  const order = table.key.map(q).join(', ');
-  const single = table.key.length === 1;
-  const key = single ? order : `(${order})`;
-  const params = single ? '?' : `(${table.key.map(() => '?').join(', ')})`;
-  return `select ${select} from ${q(table.name)}${after ? ` where ${key} > ${params}` : ''} order by ${order} limit ${limit}`;
-}
-
-/**
- * SQLite writes the JSON lines itself (its JSON functions are C and fast) and hands them over as
- * one blob per page: no row ever becomes a JavaScript value. With a one-column key it also
- * returns the page's highest key, and the lines stay in scan order (ordering them inside the
- * aggregate would sort every page again, for nothing: a restore does not care about row order);
- * with a composite key the lines are ordered and the key is read from the last one.
- */
-function sqlitePages(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
-  const single = table.key.length === 1;
-  const values = columns.map((c) => (c.binary ? `${SQLITE_BASE64.encode}(${q(c.name)})` : q(c.name))).join(', ');
-  const ordered = single ? '' : ` order by ${table.key.map(q).join(', ')}`;
-  const query = (after: boolean) =>
-    `select cast(group_concat(json_array(${values}), ',' || char(10)${ordered}) as blob), count(*), ${single ? `max(${q(table.key[0])})` : 'null'}
-     from (${pageSelect(table, columns.map((c) => q(c.name)).join(', '), after, limit)})`;
-  const [first, next] = [query(false), query(true)];
-  const keyAt = table.key.map((k) => columns.findIndex((c) => c.name === k));
-  return {
-    async read(after) {
-      const [[lines, count, max]] = await conn.rows(after ? next : first, after ?? []);
-      if (Number(count) === 0) return null;
-      const text = lines as Buffer;
-      const last = single ? [max] : (JSON.parse(text.toString('utf8', text.lastIndexOf('\n') + 1)) as unknown[]);
-      return { lines: text, count: Number(count), lastKey: single ? last : keyAt.map((i) => last[i]) };
-    },
-  };
 }
 
 /** A key value as an SQL literal (COPY takes no parameters): integers as numbers, the rest quoted. */
@@ -66,12 +32,12 @@ function literal(value: unknown, column: LiveColumn): string {
 const NL = 0x0a;
 
 /**
- * PostgreSQL writes the rows itself in its COPY text format (`COPY (select …) TO STDOUT`), by
- * far its fastest way out: a page is one COPY of the next rows in key order. COPY takes no
- * parameters, so the key to continue after goes in as a literal, read back from the page's last
- * line.
+ * PostgreSQL (the only database that copies rows; SQLite stores an image, sqlite-image.ts) writes
+ * the rows itself in its COPY text format (`COPY (select …) TO STDOUT`), by far its fastest way
+ * out: a page is one COPY of the next rows in key order. COPY takes no parameters, so the key to
+ * continue after goes in as a literal, read back from the page's last line.
  */
-function postgresPages(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
+export function pageReader(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
   const copy = conn.copy!;
   const names = columns.map((c) => q(c.name)).join(', ');
   const keyColumns = table.key.map((k) => columns.find((c) => c.name === k)!);
@@ -98,13 +64,6 @@ function postgresPages(conn: RawConnection, table: CoveredTable, columns: readon
   };
 }
 
-/** The layout each database writes its chunks in (chunk-codec.ts). */
-export const chunkFormatOf = (kind: DialectKind): ChunkFormat => (kind === 'sqlite' ? 'json' : 'copy');
-
-export function pageReader(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
-  return conn.kind === 'sqlite' ? sqlitePages(conn, table, columns, limit) : postgresPages(conn, table, columns, limit);
-}
-
 /** A target column and where its value comes from: an index into the stored row, or null (inserted as null). */
 export interface ColumnSource {
   column: LiveColumn;
@@ -119,7 +78,7 @@ export function insertFromJsonQuery(kind: DialectKind, table: string, sources: r
   const target = `insert into ${q(table)} (${sources.map((s) => q(s.column.name)).join(', ')})`;
   if (kind === 'sqlite') {
     const values = sources.map(({ column, from }) =>
-      from === null ? 'null' : column.binary ? `${SQLITE_BASE64.decode}(value ->> ${from})` : `value ->> ${from}`,
+      from === null ? 'null' : column.binary ? `${SQLITE_UNBASE64}(value ->> ${from})` : `value ->> ${from}`,
     );
     return `${target} select ${values.join(', ')} from jsonb_each(cast(? as text)) where json_array_length(value) = ${width}`;
   }

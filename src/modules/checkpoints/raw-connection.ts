@@ -37,16 +37,13 @@ const BULK_CACHE_SIZE = -256 * 1024;
 /** Largest number of bound parameters in one statement (SQLite's default limit, PostgreSQL's protocol limit). */
 export const MAX_PARAMS: Record<DialectKind, number> = { sqlite: 32_766, postgres: 65_535 };
 
-/** SQLite has no base64; the chunk SQL (chunk-sql.ts) calls these on blob columns. */
-export const SQLITE_BASE64 = { encode: 'lawrisk_base64', decode: 'lawrisk_unbase64' } as const;
+/** SQLite has no base64: restoring an older `json` checkpoint (chunk-sql.ts) decodes blob columns with this. */
+export const SQLITE_UNBASE64 = 'lawrisk_unbase64';
 const withBase64 = new WeakSet<SqliteDatabase.Database>();
 
 function registerBase64(sqlite: SqliteDatabase.Database): void {
   if (withBase64.has(sqlite)) return;
-  sqlite.function(SQLITE_BASE64.encode, { deterministic: true }, (v: unknown) =>
-    v === null ? null : Buffer.isBuffer(v) ? v.toString('base64') : Buffer.from(String(v)).toString('base64'),
-  );
-  sqlite.function(SQLITE_BASE64.decode, { deterministic: true }, (v: unknown) => (v === null ? null : Buffer.from(String(v), 'base64')));
+  sqlite.function(SQLITE_UNBASE64, { deterministic: true }, (v: unknown) => (v === null ? null : Buffer.from(String(v), 'base64')));
   withBase64.add(sqlite);
 }
 
