@@ -5,6 +5,9 @@ import { createDepartment, createUser } from '../../../test/helpers/fixtures.js'
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { changeDataset, dumpCoveredTables, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
+import { encodeChunk } from './chunk-codec.js';
+import { liveColumns } from './live-schema.js';
+import { withRawConnection } from './raw-connection.js';
 
 describe.each(testDialects())('checkpoints on %s', (dialect) => {
   let t: TestApp;
@@ -87,6 +90,41 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
       : sql`update sqlite_sequence set seq = 0 where name = 'regions'`.execute(t.dbh.db));
     expect((await restore(checkpoint_id, { create_auto_backup: false })).statusCode).toBe(200);
     await t.dbh.db.insertInto('regions').values({ code: 'NEW', name: '恢复后新建', created_at: 'x' }).execute();
+  });
+
+  /** The covered tables as a checkpoint in the older `json` layout (docs/checkpoints.md), two rows per chunk. */
+  async function storeJsonCheckpoint(): Promise<string> {
+    const dump = await dumpCoveredTables(t.dbh.db);
+    const { id } = await t.dbh.db.insertInto('checkpoints').values({
+      description: 'json', created_by: 'admin', kind: 'manual', table_stats: '[]', total_rows: 0, size_bytes: 0, created_at: 'x',
+    }).returning('id').executeTakeFirstOrThrow();
+    const stats = [];
+    for (const [table, rows] of Object.entries(dump)) {
+      const columns = (await withRawConnection(t.dbh, (conn) => liveColumns(conn, table))).map((c) => c.name);
+      const binary = columns.filter((c) => rows.some((r) => Buffer.isBuffer(r[c])));
+      let chunks = 0;
+      for (let at = 0; at < rows.length; at += 2, chunks++) {
+        const part = rows.slice(at, at + 2).map((r) => columns.map((c) => r[c]));
+        const content = await encodeChunk({ format: 'json', columns, binary, rows: part });
+        await t.dbh.db.insertInto('checkpoint_chunks')
+          .values({ checkpoint_id: id, table_name: table, chunk_index: chunks, row_count: part.length, content }).execute();
+      }
+      stats.push({ table, rows: rows.length, chunks, bytes: 0 });
+    }
+    await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
+    return String(id);
+  }
+
+  it('still restores a checkpoint stored in the older json layout', async () => {
+    const state = await dumpCoveredTables(t.dbh.db);
+    expect(state.permit_files.length).toBeGreaterThan(0); // a blob column goes through base64
+    const id = await storeJsonCheckpoint();
+    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
+    await t.dbh.db.updateTable('permits').set({ name: '改过' }).where('id', '=', data.permits[2]).execute();
+    await t.dbh.db.deleteFrom('permit_files').execute();
+    const res = await restore(id, { create_auto_backup: false });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await dumpCoveredTables(t.dbh.db)).toEqual(state);
   });
 
   it('reads batch_size within 100..10000 and falls back to 1000 otherwise', async () => {
