@@ -1,5 +1,5 @@
 import { BINARY_CHUNK_ROWS, CHUNK_ROWS, chunkHeader, compressChunk } from './chunk-codec.js';
-import { pageReader } from './chunk-sql.js';
+import { INSERT_CHUNK_SQL, pageReader } from './chunk-sql.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
@@ -25,9 +25,6 @@ export interface CheckpointDraft {
 
 /** Chunks compressing or being stored at the same time (a few, to use the thread pool without piling up memory). */
 const IN_FLIGHT = 4;
-
-const INSERT_CHUNK_SQL =
-  'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
 /** PostgreSQL: one table's rows, page after page, as `copy` chunks (chunk-codec.ts). */
 async function copyTable(conn: RawConnection, checkpointId: number, table: CoveredTable, pending: InFlight): Promise<TableStat> {

@@ -7,6 +7,10 @@ import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from './raw-conn
 // The statements that move a checkpoint's rows (chunk-codec.ts has the layouts): PostgreSQL's
 // pages of COPY text, and the INSERT that restores the older `json` layout on either database.
 
+/** Stores one chunk of a checkpoint. */
+export const INSERT_CHUNK_SQL =
+  'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
+
 /** One page of a table: its rows in COPY text, how many, and the key to continue after. */
 export interface Page {
   lines: Buffer;

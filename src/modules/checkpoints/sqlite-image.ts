@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
 import { COVERED_TABLES } from './checkpoint-tables.js';
+import { INSERT_CHUNK_SQL } from './chunk-sql.js';
 import type { TableStat } from './checkpoint-writer.js';
 import { InFlight } from './in-flight.js';
 import type { LiveColumn } from './live-schema.js';
@@ -27,9 +28,6 @@ const PIECE_BYTES = 1024 * 1024;
 /** Pieces compressing or being stored, or read and decompressing ahead, at the same time. */
 const IN_FLIGHT = 4;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-
-const INSERT_CHUNK_SQL =
-  'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
 /** Does this decompressed chunk start an image? */
 const isImageStart = (piece: Buffer) => piece.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
