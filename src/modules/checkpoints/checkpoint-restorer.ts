@@ -2,8 +2,7 @@ import { crashPoint } from '../../crash-point.js';
 import { notFound } from '../../http/errors.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import type { TableStat } from './checkpoint-writer.js';
-import { checkSqliteForeignKeys, dropPostgresForeignKeys, restorePostgresForeignKeys } from './deferred-foreign-keys.js';
-import { dropPostgresIndexes, restorePostgresIndexes } from './deferred-indexes.js';
+import { checkSqliteForeignKeys, dropPostgresConstraints, restorePostgresConstraints } from './deferred-constraints.js';
 import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
 import { liveColumns, type LiveColumn } from './live-schema.js';
 import { quoteIdent, type RawConnection } from './raw-connection.js';
@@ -103,9 +102,9 @@ type TableLoader = (table: CoveredTable, live: readonly LiveColumn[], expected: 
 
 /**
  * The restore transaction, whatever the layout. Foreign keys are checked once after the load
- * (deferred-foreign-keys.ts): on SQLite they are switched off for the transaction, which can only
+ * (deferred-constraints.ts): on SQLite they are switched off for the transaction, which can only
  * be done outside one, and emptying the tables becomes a truncation; on PostgreSQL they are
- * dropped and added back inside it.
+ * dropped with the tables' indexes and built again inside it.
  */
 async function replaceTables(
   conn: RawConnection,
@@ -119,8 +118,7 @@ async function replaceTables(
       const stats = await expectedStats(conn, checkpointId);
       const sessions = await keepSessions(conn);
       await emptyTables(conn);
-      const droppedKeys = conn.kind === 'postgres' ? await dropPostgresForeignKeys(conn) : [];
-      const droppedIndexes = conn.kind === 'postgres' ? await dropPostgresIndexes(conn) : [];
+      const dropped = conn.kind === 'postgres' ? await dropPostgresConstraints(conn) : [];
       const restored: RestoredTable[] = [];
       for (const table of COVERED_TABLES) {
         const expected = stats.get(table.name) ?? { rows: 0, chunks: 0 };
@@ -131,8 +129,7 @@ async function replaceTables(
       await restoreKeptSessions(conn, sessions);
       if (conn.kind === 'sqlite') await checkSqliteForeignKeys(conn);
       else {
-        await restorePostgresIndexes(conn, droppedIndexes);
-        await restorePostgresForeignKeys(conn, droppedKeys);
+        await restorePostgresConstraints(conn, dropped);
         await advanceSequences(conn);
       }
       await beforeCommit();
