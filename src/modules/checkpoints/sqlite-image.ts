@@ -6,7 +6,7 @@ import { constants, gunzip, gzip } from 'node:zlib';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { INSERT_CHUNK_SQL } from './chunk-sql.js';
 import type { TableStat } from './checkpoint-writer.js';
-import { InFlight } from './in-flight.js';
+import { InFlight, ReadAhead } from './in-flight.js';
 import type { LiveColumn } from './live-schema.js';
 import { quoteIdent as q, type RawConnection } from './raw-connection.js';
 import { checkRestoredCount, RestoreCheckFailed, type Expected } from './table-restorer.js';
@@ -185,23 +185,19 @@ async function materializeImage(conn: RawConnection, checkpointId: number, stats
     }
     pieces.push(...mine.map(([id], i) => ({ id, label: `${table}: chunk ${i}` })));
   }
-  const load = (i: number) => {
-    const opened = conn.rows('select content from checkpoint_chunks where id = ?', [pieces[i].id])
-      .then(([[content]]) => gunzipAsync(content as Buffer, { chunkSize: PIECE_BYTES }));
-    opened.catch(() => {}); // awaited in order below
-    return opened;
-  };
   const fd = openSync(file, 'w+');
-  const ahead = pieces.slice(0, IN_FLIGHT).map((_, i) => load(i));
+  const ahead = new ReadAhead(pieces.length, IN_FLIGHT, (i) =>
+    conn.rows('select content from checkpoint_chunks where id = ?', [pieces[i].id])
+      .then(([[content]]) => gunzipAsync(content as Buffer, { chunkSize: PIECE_BYTES })),
+  );
   try {
     for (let i = 0; i < pieces.length; i++) {
       let piece: Buffer;
       try {
-        piece = await ahead.shift()!;
+        piece = await ahead.take();
       } catch (err) {
         throw new RestoreCheckFailed([`${pieces[i].label} cannot be read (${(err as Error).message})`]);
       }
-      if (i + IN_FLIGHT < pieces.length) ahead.push(load(i + IN_FLIGHT));
       if (i === 0 && !isImageStart(piece)) throw new RestoreCheckFailed([`${pieces[i].label} cannot be read (not a database image)`]);
       writeSync(fd, piece);
     }
@@ -209,7 +205,7 @@ async function materializeImage(conn: RawConnection, checkpointId: number, stats
     const expected = pieces.length > 0 ? headerSize(fd) : 0;
     if (size !== expected) throw new RestoreCheckFailed([`the checkpoint image holds ${size} bytes, ${expected} expected`]);
   } finally {
-    await Promise.allSettled(ahead);
+    await ahead.settle();
     closeSync(fd);
   }
 }

@@ -1,3 +1,4 @@
+import { ReadAhead } from './in-flight.js';
 import { CorruptChunkError, openChunk, ROW_SEPARATOR, type OpenedChunk } from './chunk-codec.js';
 import { insertFromJsonQuery, isMalformedData, type ColumnSource } from './chunk-sql.js';
 import type { CoveredTable } from './checkpoint-tables.js';
@@ -194,23 +195,19 @@ export async function restoreTable(
   if (chunks.length !== expected.chunks) fail(`${chunks.length} chunks stored, ${expected.chunks} expected`);
   const selfRefs = new SelfReferences(table.name, table.key, table.selfRefs ?? []);
   let loader: Loader | null = null;
-  const load = (i: number) => {
-    const opened = conn.rows('select content from checkpoint_chunks where id = ?', [chunks[i][0]]).then(([[c]]) => openChunk(c as Buffer));
-    opened.catch(() => {}); // awaited in order below
-    return opened;
-  };
-  const ahead = chunks.slice(0, PREFETCH).map((_, i) => load(i));
+  const ahead = new ReadAhead(chunks.length, PREFETCH, (i) =>
+    conn.rows('select content from checkpoint_chunks where id = ?', [chunks[i][0]]).then(([[c]]) => openChunk(c as Buffer)),
+  );
   for (let i = 0; i < chunks.length; i++) {
     try {
-      const chunk = await ahead.shift()!;
-      if (i + PREFETCH < chunks.length) ahead.push(load(i + PREFETCH));
+      const chunk = await ahead.take();
       if (chunk.rowCount !== Number(chunks[i][1])) fail(`chunk ${i} holds ${chunk.rowCount} rows, ${chunks[i][1]} recorded`);
       loader ??= chunk.format === 'copy' ? new CopyLoader(conn, table, live) : new BatchLoader(conn, table, live, batchSize, selfRefs);
       if ((loader instanceof CopyLoader) !== (chunk.format === 'copy')) throw new CorruptChunkError('layout differs from the first chunk');
       await loader.add(chunk);
       if (i === chunks.length - 1) await loader.flush();
     } catch (err) {
-      await Promise.allSettled(ahead); // nothing may touch the connection after the rollback
+      await ahead.settle();
       if (err instanceof CorruptChunkError) fail(`chunk ${i} cannot be read (${err.message})`);
       throw err;
     }
