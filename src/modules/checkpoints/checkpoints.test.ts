@@ -48,6 +48,15 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     for (const s of entry.table_stats) expect(s.rows, s.table).toBe(before[s.table].length);
     expect(entry.total_rows).toBe(Object.values(before).reduce((n, rows) => n + rows.length, 0));
     expect(entry.size_bytes).toBeGreaterThan(0);
+    // Chunks and bytes say what is stored for each table, and add up to the checkpoint's size.
+    const chunks = await t.dbh.db.selectFrom('checkpoint_chunks').select(['table_name', 'content'])
+      .where('checkpoint_id', '=', Number(created.checkpoint_id)).execute();
+    const stored = entry.table_stats.map((s: { table: string }) => {
+      const mine = chunks.filter((c) => c.table_name === s.table);
+      return { table: s.table, rows: before[s.table].length, chunks: mine.length, bytes: mine.reduce((n, c) => n + c.content.length, 0) };
+    });
+    expect(entry.table_stats).toEqual(stored);
+    expect(stored.reduce((n: number, s: { bytes: number }) => n + s.bytes, 0)).toBe(entry.size_bytes);
     expect(await lastLog()).toMatchObject({ operation_type: 'checkpoint', outcome: 'success', target_id: created.checkpoint_id });
   });
 
