@@ -6,6 +6,7 @@ import { seedCatalog } from '../../test/helpers/seed-catalog.js';
 import { startServer, type ServerProcess } from '../../test/helpers/server-process.js';
 import { API } from '../../test/helpers/test-app.js';
 import type { DatabaseHandle } from '../db/connect.js';
+import { migrations } from '../db/migrations/index.js';
 import { describeTarget } from './errors.js';
 import { loadConfig } from '../config.js';
 
@@ -48,14 +49,15 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
     }
     const behind = await runInProcess(create, { env });
     expect(behind.code).toBe(1);
-    expect(behind.stderr).toBe('lawrisk create-admin: the database schema is not up to date (2 pending migrations): run "lawrisk migrate" first\n');
+    const names = Object.keys(migrations);
+    expect(behind.stderr).toBe(`lawrisk create-admin: the database schema is not up to date (${names.length} pending migrations): run "lawrisk migrate" first\n`);
 
     const target = describeTarget(loadConfig(env).database);
     const migrated = await runBin(['migrate'], { env });
     expect(migrated).toMatchObject({ code: 0, stderr: '' });
-    expect(migrated.stdout).toBe(`${target}: applied 2 migrations: 2026_11_22_0001_initial, 2026_11_22_0002_data_changes\n`);
+    expect(migrated.stdout).toBe(`${target}: applied ${names.length} migrations: ${names.join(', ')}\n`);
     const again = await runInProcess(['migrate'], { env });
-    expect(again).toMatchObject({ code: 0, stdout: `${target}: the schema is up to date (2 migrations)\n` });
+    expect(again).toMatchObject({ code: 0, stdout: `${target}: the schema is up to date (${names.length} migrations)\n` });
     dbh = database.open();
   }, CHILD_PROCESSES);
 
@@ -122,7 +124,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
   it('writes every change in the operation log, as operator cli, without the passwords', async () => {
     const logs = await dbh.db.selectFrom('operation_logs').selectAll().where('operator_username', '=', 'cli').orderBy('id').execute();
     expect(logs.map((l) => [l.operation_type, l.target_type, l.target_name, l.summary, l.outcome, l.error_message])).toEqual([
-      ['migrate', 'database', null, '数据库结构升级：2026_11_22_0001_initial、2026_11_22_0002_data_changes', 'success', null],
+      ['migrate', 'database', null, `数据库结构升级：${Object.keys(migrations).join('、')}`, 'success', null],
       ['create', 'user', 'ops', '创建超级管理员 ops', 'success', null],
       ['create', 'user', 'ops', '创建超级管理员', 'failure', '用户名 ops 已存在'],
       ['create', 'user', 'ops2', '创建超级管理员', 'failure', '密码至少需要 8 个字符'],

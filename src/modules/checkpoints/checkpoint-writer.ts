@@ -26,21 +26,31 @@ export interface CheckpointDraft {
 /** Chunks compressing or being stored at the same time (a few, to use the thread pool without piling up memory). */
 const IN_FLIGHT = 4;
 
-/** PostgreSQL: one table's rows, page after page, as `copy` chunks (chunk-codec.ts). */
-async function copyTable(conn: RawConnection, checkpointId: number, table: CoveredTable, pending: InFlight): Promise<TableStat> {
-  const columns = await liveColumns(conn, table.name);
-  const header = chunkHeader('copy', columns.map((c) => c.name), columns.filter((c) => c.binary).map((c) => c.name));
+/**
+ * PostgreSQL: one table's rows, page after page, as `copy-binary` chunks (chunk-codec.ts), read
+ * by `reader` and stored by `writer`.
+ */
+async function copyTable(
+  reader: RawConnection,
+  writer: RawConnection,
+  checkpointId: number,
+  table: CoveredTable,
+  pending: InFlight,
+): Promise<TableStat> {
+  const columns = await liveColumns(reader, table.name);
+  const names = columns.map((c) => c.name);
+  const header = chunkHeader('copy-binary', names, columns.filter((c) => c.binary).map((c) => c.name), columns.map((c) => c.type));
   const limit = columns.some((c) => c.binary) ? BINARY_CHUNK_ROWS : CHUNK_ROWS;
-  const pages = pageReader(conn, table, columns, limit);
+  const pages = pageReader(reader, table, columns, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };
   for (let page = await pages.read(null); page; page = page.count < limit ? null : await pages.read(page.lastKey)) {
-    const { lines, count } = page;
+    const { tuples, count } = page;
     const index = stat.chunks++;
     stat.rows += count;
     await pending.add(
-      compressChunk(header, lines).then(async (content) => {
+      compressChunk(header, tuples).then(async (content) => {
         stat.bytes += content.length;
-        await conn.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, count, content]);
+        await writer.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, count, content]);
       }),
     );
   }
@@ -69,9 +79,12 @@ async function recordStats(conn: RawConnection, id: number, stats: readonly Tabl
 
 /**
  * Copies every covered table into a new checkpoint as one consistent state of the database; a
- * failure leaves no partial checkpoint behind. SQLite stores a database image (sqlite-image.ts):
- * the copy runs in one snapshot transaction, the storing in a second. PostgreSQL copies and
- * stores each table's pages of rows inside one snapshot transaction. Answers the new id.
+ * failure leaves no partial checkpoint behind. Answers the new id.
+ *
+ * SQLite stores a database image (sqlite-image.ts): the copy runs in one snapshot transaction,
+ * the storing in a second. PostgreSQL reads each table's pages of rows in one snapshot
+ * transaction while a second connection stores them in a transaction of its own, committed once
+ * everything is read: the server reads and writes at the same time.
  */
 export async function writeCheckpoint(conn: RawConnection, draft: CheckpointDraft): Promise<number> {
   if (conn.kind === 'sqlite') {
@@ -83,18 +96,21 @@ export async function writeCheckpoint(conn: RawConnection, draft: CheckpointDraf
       }),
     );
   }
-  return conn.transaction('snapshot', async () => {
-    const id = await insertCheckpoint(conn, draft);
-    const pending = new InFlight(IN_FLIGHT);
-    const stats: TableStat[] = [];
-    try {
-      for (const table of COVERED_TABLES) stats.push(await copyTable(conn, id, table, pending));
-      await pending.drain();
-    } catch (err) {
-      await pending.settle();
-      throw err;
-    }
-    await recordStats(conn, id, stats);
-    return id;
-  });
+  const writer = await conn.second!();
+  return conn.transaction('snapshot', () =>
+    writer.transaction('write', async () => {
+      const id = await insertCheckpoint(writer, draft);
+      const pending = new InFlight(IN_FLIGHT);
+      const stats: TableStat[] = [];
+      try {
+        for (const table of COVERED_TABLES) stats.push(await copyTable(conn, writer, id, table, pending));
+        await pending.drain();
+      } catch (err) {
+        await pending.settle();
+        throw err;
+      }
+      await recordStats(writer, id, stats);
+      return id;
+    }),
+  );
 }

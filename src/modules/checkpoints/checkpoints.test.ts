@@ -101,20 +101,24 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     await t.dbh.db.insertInto('regions').values({ code: 'NEW', name: '恢复后新建', created_at: 'x' }).execute();
   });
 
-  /** The covered tables as a checkpoint in the older `json` layout (docs/checkpoints.md), two rows per chunk. */
-  async function storeJsonCheckpoint(): Promise<string> {
+  /**
+   * The covered tables as a checkpoint in one of the older layouts (docs/checkpoints.md), two rows
+   * per chunk; `extra` adds a column to every table that the tables no longer have.
+   */
+  async function storeOlderCheckpoint(format: 'json' | 'copy', extra = false): Promise<string> {
     const dump = await dumpCoveredTables(t.dbh.db);
     const { id } = await t.dbh.db.insertInto('checkpoints').values({
-      description: 'json', created_by: 'admin', kind: 'manual', table_stats: '[]', total_rows: 0, size_bytes: 0, created_at: 'x',
+      description: format, created_by: 'admin', kind: 'manual', table_stats: '[]', total_rows: 0, size_bytes: 0, created_at: 'x',
     }).returning('id').executeTakeFirstOrThrow();
     const stats = [];
     for (const [table, rows] of Object.entries(dump)) {
-      const columns = (await withRawConnection(t.dbh, (conn) => liveColumns(conn, table))).map((c) => c.name);
+      const live = (await withRawConnection(t.dbh, (conn) => liveColumns(conn, table))).map((c) => c.name);
+      const columns = extra ? [...live, 'retired'] : live;
       const binary = columns.filter((c) => rows.some((r) => Buffer.isBuffer(r[c])));
       let chunks = 0;
       for (let at = 0; at < rows.length; at += 2, chunks++) {
-        const part = rows.slice(at, at + 2).map((r) => columns.map((c) => r[c]));
-        const content = await encodeChunk({ format: 'json', columns, binary, rows: part });
+        const part = rows.slice(at, at + 2).map((r) => columns.map((c) => (c === 'retired' ? `gone\t${at}` : r[c])));
+        const content = await encodeChunk({ format, columns, binary, rows: part });
         await t.dbh.db.insertInto('checkpoint_chunks')
           .values({ checkpoint_id: id, table_name: table, chunk_index: chunks, row_count: part.length, content }).execute();
       }
@@ -124,17 +128,25 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     return String(id);
   }
 
-  it('still restores a checkpoint stored in the older json layout', async () => {
+  async function restoresOlderCheckpoint(format: 'json' | 'copy', extra = false) {
     const state = await dumpCoveredTables(t.dbh.db);
-    expect(state.permit_files.length).toBeGreaterThan(0); // a blob column goes through base64
-    const id = await storeJsonCheckpoint();
+    expect(state.permit_files.length).toBeGreaterThan(0); // a blob column goes through base64 or hex
+    const id = await storeOlderCheckpoint(format, extra);
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
     await t.dbh.db.updateTable('permits').set({ name: '改过' }).where('id', '=', data.permits[2]).execute();
     await t.dbh.db.deleteFrom('permit_files').execute();
     const res = await restore(id, { create_auto_backup: false });
     expect(res.statusCode, res.body).toBe(200);
     expect(await dumpCoveredTables(t.dbh.db)).toEqual(state);
-  });
+  }
+
+  it('still restores a checkpoint stored in the older json layout', () => restoresOlderCheckpoint('json'));
+
+  if (dialect === 'postgres') {
+    it('still restores a checkpoint stored in the older copy text layout', () => restoresOlderCheckpoint('copy'));
+    // The text goes into a temporary table shaped like the checkpoint, then into the table, cast.
+    it('restores a copy text checkpoint holding a column the tables no longer have', () => restoresOlderCheckpoint('copy', true));
+  }
 
   it('reads batch_size within 100..10000 and falls back to 1000 otherwise', async () => {
     const { checkpoint_id } = await create('batches');

@@ -1,19 +1,19 @@
 import type { DialectKind } from '../../db/connect.js';
-import { copyValue } from './chunk-codec.js';
 import type { CoveredTable } from './checkpoint-tables.js';
+import { decodeTuple } from './copy-binary.js';
 import type { LiveColumn } from './live-schema.js';
 import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from './raw-connection.js';
 
 // The statements that move a checkpoint's rows (chunk-codec.ts has the layouts): PostgreSQL's
-// pages of COPY text, and the INSERT that restores the older `json` layout on either database.
+// pages of binary COPY, and the INSERT that restores the older `json` layout on either database.
 
 /** Stores one chunk of a checkpoint. */
 export const INSERT_CHUNK_SQL =
   'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
-/** One page of a table: its rows in COPY text, how many, and the key to continue after. */
+/** One page of a table: its rows as binary COPY tuples, how many, and the key to continue after. */
 export interface Page {
-  lines: Buffer;
+  tuples: Buffer;
   count: number;
   lastKey: unknown[];
 }
@@ -33,19 +33,19 @@ function literal(value: unknown, column: LiveColumn): string {
   return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-const NL = 0x0a;
-
 /**
  * PostgreSQL (the only database that copies rows; SQLite stores an image, sqlite-image.ts) writes
- * the rows itself in its COPY text format (`COPY (select …) TO STDOUT`), by far its fastest way
+ * the rows itself in its binary COPY format (`COPY (select …) TO STDOUT`), by far its fastest way
  * out: a page is one COPY of the next rows in key order. COPY takes no parameters, so the key to
- * continue after goes in as a literal, read back from the page's last line.
+ * continue after goes in as a literal, read back from the page's last tuple.
  */
 export function pageReader(conn: RawConnection, table: CoveredTable, columns: readonly LiveColumn[], limit: number): PageReader {
   const copy = conn.copy!;
   const names = columns.map((c) => q(c.name)).join(', ');
   const keyColumns = table.key.map((k) => columns.find((c) => c.name === k)!);
   const keyAt = table.key.map((k) => columns.findIndex((c) => c.name === k));
+  // The last tuple is read for its key fields only.
+  const keyTypes = columns.map((c, i) => (keyAt.includes(i) ? c.type : null));
   const order = table.key.map(q).join(', ');
   const statement = (after: unknown[] | null) => {
     let where = '';
@@ -53,17 +53,14 @@ export function pageReader(conn: RawConnection, table: CoveredTable, columns: re
       const values = after.map((v, i) => literal(v, keyColumns[i]));
       where = after.length === 1 ? ` where ${order} > ${values[0]}` : ` where (${order}) > (${values.join(', ')})`;
     }
-    return `copy (select ${names} from ${q(table.name)}${where} order by ${order} limit ${limit}) to stdout`;
+    return `copy (select ${names} from ${q(table.name)}${where} order by ${order} limit ${limit}) to stdout (format binary)`;
   };
   return {
     async read(after) {
-      const lines = await copy.out(statement(after));
-      if (lines.length === 0) return null;
-      let count = 0;
-      for (let at = lines.indexOf(NL); at >= 0; at = lines.indexOf(NL, at + 1)) count++;
-      const lastStart = lines.lastIndexOf(NL, lines.length - 2) + 1;
-      const last = lines.toString('utf8', lastStart, lines.length - 1).split('\t');
-      return { lines, count, lastKey: keyAt.map((i) => copyValue(last[i])) };
+      const { data, rows, lastRowAt } = await copy.out(statement(after), true);
+      if (rows === 0) return null;
+      const last = decodeTuple(data, lastRowAt, keyTypes);
+      return { tuples: data, count: rows, lastKey: keyAt.map((i) => last[i]) };
     },
   };
 }

@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
-import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DatabaseHandle, DialectKind } from '../../db/connect.js';
+import { copyOut, type CopiedRows } from './copy-out.js';
 
 /**
  * One database connection held for a whole checkpoint operation, below Kysely: rows come back as
@@ -24,11 +25,17 @@ export interface RawConnection {
   transaction<T>(mode: 'snapshot' | 'write', fn: () => Promise<T>): Promise<T>;
   /** PostgreSQL only: the bulk paths of the COPY protocol. */
   copy?: {
-    /** `COPY (…) TO STDOUT`: the whole output, in the text format. */
-    out(text: string): Promise<Buffer>;
-    /** `COPY … FROM STDIN` fed with `data` (text format); answers the number of rows copied. */
-    in(text: string, data: Buffer): Promise<number>;
+    /** `COPY (…) TO STDOUT`, collected (copy-out.ts); binary: the tuples without the file framing. */
+    out(text: string, binary: boolean): Promise<CopiedRows>;
+    /** `COPY … FROM STDIN` fed with the pieces in order; answers the number of rows copied. */
+    in(text: string, pieces: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<number>;
   };
+  /**
+   * PostgreSQL only: a second connection for the same operation, opened on first use and released
+   * with the first. It reads or writes checkpoint chunks while this one copies rows, so the
+   * server works on both at once; it runs outside this connection's transaction.
+   */
+  second?(): Promise<RawConnection>;
 }
 
 /** SQLite page cache during a checkpoint operation, in KiB (negative: a size, not a page count). */
@@ -109,44 +116,41 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
       (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
     run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
     copy: {
-      out: (text) =>
-        serial(async () => {
-          const parts: Buffer[] = [];
-          for await (const part of client.query(copyTo(text))) parts.push(part as Buffer);
-          return Buffer.concat(parts);
-        }),
-      in: (text, data) =>
+      out: (text, binary) => serial(() => copyOut(client, text, binary)),
+      in: (text, pieces) =>
         serial(async () => {
           const stream = client.query(copyFrom(text));
-          await pipeline(Readable.from([data]), stream);
+          await pipeline(Readable.from(pieces), stream);
           return stream.rowCount;
         }),
     },
     async transaction(mode, fn) {
-      // One checkpoint operation at a time across every instance, and the lock is taken before
-      // the snapshot: a copy never starts from a state a running restore is about to replace
-      // (a restore empties tables with TRUNCATE, which older snapshots would see as empty).
-      await query({ text: 'select pg_advisory_lock($1)', values: [CHECKPOINT_LOCK] });
+      await query({ text: mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN' });
       try {
-        await query({ text: mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN' });
-        try {
-          const result = await fn();
-          await query({ text: 'COMMIT' });
-          return result;
-        } catch (err) {
-          // A failed ROLLBACK means the connection itself is gone: it must not go back to the pool.
-          await query({ text: 'ROLLBACK' }).catch(() => {
-            state.broken = true;
-          });
-          throw err;
-        }
-      } finally {
-        await query({ text: 'select pg_advisory_unlock($1)', values: [CHECKPOINT_LOCK] }).catch(() => {
+        const result = await fn();
+        await query({ text: 'COMMIT' });
+        return result;
+      } catch (err) {
+        // A failed ROLLBACK means the connection itself is gone: it must not go back to the pool.
+        await query({ text: 'ROLLBACK' }).catch(() => {
           state.broken = true;
         });
+        throw err;
       }
     },
   };
+}
+
+interface Pooled {
+  conn: RawConnection;
+  /** Back to the pool, unless the connection broke (or `broken` says so): then it is dropped. */
+  release(broken?: boolean): void;
+}
+
+async function pooledConnection(pool: pg.Pool): Promise<Pooled> {
+  const client = await pool.connect();
+  const state = { broken: false };
+  return { conn: postgresConnection(client, state), release: (broken = false) => client.release(state.broken || broken) };
 }
 
 /**
@@ -169,12 +173,24 @@ export async function withRawConnection<T>(dbh: DatabaseHandle, fn: (conn: RawCo
       }
     });
   }
-  const client = await dbh.pool!.connect();
-  const state = { broken: false };
+  const main = await pooledConnection(dbh.pool!);
+  const opened: { second?: Promise<Pooled> } = {};
+  main.conn.second = async () => (await (opened.second ??= pooledConnection(dbh.pool!))).conn;
+  let unlocked = false;
   try {
-    return await fn(postgresConnection(client, state));
+    // One checkpoint operation at a time across every instance, taken before any snapshot: a
+    // copy never starts from a state a running restore is about to replace (a restore empties
+    // tables with TRUNCATE, which older snapshots would see as empty).
+    await main.conn.run('select pg_advisory_lock(?)', [CHECKPOINT_LOCK]);
+    try {
+      return await fn(main.conn);
+    } finally {
+      unlocked = await main.conn.run('select pg_advisory_unlock(?)', [CHECKPOINT_LOCK]).then(() => true, () => false);
+    }
   } finally {
-    client.release(state.broken);
+    // A connection that may still hold the lock must not go back to the pool.
+    main.release(!unlocked);
+    (await opened.second?.catch(() => null))?.release();
   }
 }
 

@@ -1,5 +1,6 @@
 import { ReadAhead } from './in-flight.js';
 import { CorruptChunkError, openChunk, ROW_SEPARATOR, type OpenedChunk } from './chunk-codec.js';
+import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER } from './copy-binary.js';
 import { insertFromJsonQuery, isMalformedData, type ColumnSource } from './chunk-sql.js';
 import type { CoveredTable } from './checkpoint-tables.js';
 import type { LiveColumn } from './live-schema.js';
@@ -25,25 +26,28 @@ const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 const SEPARATOR = Buffer.from(ROW_SEPARATOR);
 
-/** Puts a table's chunks into the (empty) table, in the way their layout calls for. */
-interface Loader {
+/** What loading a table's chunks did. */
+interface Loaded {
   /** The stored columns (of the first chunk). */
   columns: string[];
   inserted: number;
-  add(chunk: OpenedChunk): Promise<void>;
-  flush(): Promise<void>;
+}
+
+/** Every chunk of a table is in the layout of its first, with the same columns. */
+function checkLayout(chunk: OpenedChunk, first: OpenedChunk): void {
+  const same = chunk.format === first.format && chunk.columns.join('\n') === first.columns.join('\n') && chunk.types.join('\n') === first.types.join('\n');
+  if (!same) throw new CorruptChunkError('layout differs from the first chunk');
 }
 
 /**
  * `json` chunks: feeds a table's stored row lines to the database in batches of `batchSize`
  * rows, one JSON array parameter per INSERT (so batch size × columns never meets a parameter limit).
  */
-class BatchLoader implements Loader {
+class BatchLoader {
   private parts: Buffer[] = [];
   private rows = 0;
   private bytes = 0;
   private statement = '';
-  columns: string[] = [];
   inserted = 0;
 
   constructor(
@@ -52,27 +56,20 @@ class BatchLoader implements Loader {
     private readonly live: readonly LiveColumn[],
     private readonly batchSize: number,
     private readonly selfRefs: SelfReferences,
-  ) {}
-
-  /** Every chunk of a table has the same columns; the statement is built from the first. */
-  private prepare(chunk: OpenedChunk): void {
-    if (this.statement) {
-      if (chunk.columns.join('\n') !== this.columns.join('\n')) throw new CorruptChunkError('columns differ from the first chunk');
-      return;
-    }
-    this.columns = chunk.columns;
+    private readonly first: OpenedChunk,
+  ) {
     // Columns the table no longer has are dropped; columns the checkpoint lacks get their default.
     const sources: ColumnSource[] = [];
-    for (const column of this.live) {
-      const at = chunk.columns.indexOf(column.name);
-      if (this.selfRefs.refs.includes(column.name)) sources.push({ column, from: null });
+    for (const column of live) {
+      const at = first.columns.indexOf(column.name);
+      if (selfRefs.refs.includes(column.name)) sources.push({ column, from: null });
       else if (at >= 0) sources.push({ column, from: at });
     }
-    this.statement = insertFromJsonQuery(this.conn.kind, this.table.name, sources, chunk.columns.length);
+    this.statement = insertFromJsonQuery(conn.kind, table.name, sources, first.columns.length);
   }
 
   async add(chunk: OpenedChunk): Promise<void> {
-    this.prepare(chunk);
+    checkLayout(chunk, this.first);
     for (let from = 0; from < chunk.rowCount; ) {
       const take = Math.min(this.batchSize - this.rows, chunk.rowCount - from);
       const slice = chunk.rows(from, from + take);
@@ -92,7 +89,8 @@ class BatchLoader implements Loader {
     this.parts = [];
     this.rows = 0;
     this.bytes = 0;
-    if (this.selfRefs.refs.length > 0) this.selfRefs.collect(this.columns, JSON.parse(json.toString('utf8')) as unknown[][]);
+    const { columns } = this.first;
+    if (this.selfRefs.refs.length > 0) this.selfRefs.collect(columns, JSON.parse(json.toString('utf8')) as unknown[][]);
     let changed: number;
     try {
       changed = await this.conn.run(this.statement, [this.conn.kind === 'sqlite' ? json : json.toString('utf8')]);
@@ -100,71 +98,97 @@ class BatchLoader implements Loader {
       if (isMalformedData(err)) throw new CorruptChunkError((err as Error).message);
       throw err;
     }
-    if (changed !== expected) throw new CorruptChunkError(`${expected - changed} rows do not have ${this.columns.length} values`);
+    if (changed !== expected) throw new CorruptChunkError(`${expected - changed} rows do not have ${columns.length} values`);
     this.inserted += changed;
   }
 }
 
-/** The rows of a COPY text with only the fields at `keep`: a checkpoint column the table no longer has is dropped. */
-function keepFields(rows: Buffer, keep: readonly number[]): Buffer {
-  const lines = rows.toString('utf8').slice(0, -1).split('\n');
-  const kept = lines.map((line) => {
-    const fields = line.split('\t');
-    return keep.map((i) => fields[i]).join('\t');
-  });
-  return Buffer.from(`${kept.join('\n')}\n`);
+async function insertJsonChunks(
+  conn: RawConnection,
+  table: CoveredTable,
+  live: readonly LiveColumn[],
+  batchSize: number,
+  selfRefs: SelfReferences,
+  first: OpenedChunk,
+  chunks: AsyncIterable<OpenedChunk>,
+): Promise<Loaded> {
+  const loader = new BatchLoader(conn, table, live, batchSize, selfRefs, first);
+  for await (const chunk of chunks) await loader.add(chunk);
+  await loader.flush();
+  return { columns: first.columns, inserted: loader.inserted };
+}
+
+/** The statements of a table's COPY: optionally one before it, the COPY, and any after it. */
+interface CopyPlan {
+  before: string[];
+  copy: string;
+  after: string[];
 }
 
 /**
- * `copy` chunks (PostgreSQL): each chunk's rows go to the table as they are, through one
- * `COPY … FROM STDIN` — PostgreSQL's fastest way in, with no statement or parameter per batch.
- * Self-references need no second pass: the restore runs with the foreign keys dropped.
+ * Where a table's COPY goes: straight into the table when it still has every stored column (of
+ * the same type, in the binary layout, whose values are in their type's binary form). Otherwise
+ * into a temporary table shaped like the checkpoint, from which the columns the table still has
+ * are inserted, cast to their type now. Columns the checkpoint lacks get their default either way.
  */
-class CopyLoader implements Loader {
-  columns: string[] = [];
-  inserted = 0;
-  private statement = '';
-  /** Indexes of the stored fields the table still has, when some are gone (null: all). */
-  private keep: number[] | null = null;
-
-  constructor(
-    private readonly conn: RawConnection,
-    private readonly table: CoveredTable,
-    private readonly live: readonly LiveColumn[],
-  ) {}
-
-  private prepare(chunk: OpenedChunk): void {
-    if (this.statement) {
-      if (chunk.columns.join('\n') !== this.columns.join('\n')) throw new CorruptChunkError('columns differ from the first chunk');
-      return;
-    }
-    this.columns = chunk.columns;
-    // Columns the table no longer has are dropped; columns the checkpoint lacks get their default.
-    const names = new Set(this.live.map((c) => c.name));
-    const kept = chunk.columns.flatMap((name, i) => (names.has(name) ? [i] : []));
-    this.keep = kept.length === chunk.columns.length ? null : kept;
+function copyPlan(table: string, live: readonly LiveColumn[], first: OpenedChunk): CopyPlan {
+  const binary = first.format === 'copy-binary';
+  const liveType = new Map(live.map((c) => [c.name, c.type]));
+  const stored = first.columns.map(quoteIdent).join(', ');
+  const direct = first.columns.every((name, i) => liveType.has(name) && (!binary || liveType.get(name) === first.types[i]));
+  if (direct) {
     // FREEZE: the restore emptied the table in this transaction, so the rows can be written
     // already frozen, sparing a later vacuum a pass over them.
-    this.statement = `copy ${quoteIdent(this.table.name)} (${kept.map((i) => quoteIdent(chunk.columns[i])).join(', ')}) from stdin (freeze)`;
+    return { before: [], copy: `copy ${quoteIdent(table)} (${stored}) from stdin (freeze${binary ? ', format binary' : ''})`, after: [] };
   }
+  const staging = quoteIdent(`restore_${table}`);
+  const shape = first.columns.map((name, i) => `${quoteIdent(name)} ${binary ? quoteIdent(first.types[i]) : 'text'}`);
+  const kept = first.columns.filter((name) => liveType.has(name));
+  const values = kept.map((name) => `${quoteIdent(name)}::${quoteIdent(liveType.get(name)!)}`);
+  return {
+    before: [`create temporary table ${staging} (${shape.join(', ')}) on commit drop`],
+    copy: `copy ${staging} (${stored}) from stdin${binary ? ' (format binary)' : ''}`,
+    after: [`insert into ${quoteIdent(table)} (${kept.map(quoteIdent).join(', ')}) select ${values.join(', ')} from ${staging}`, `drop table ${staging}`],
+  };
+}
 
-  async add(chunk: OpenedChunk): Promise<void> {
-    if (!this.conn.copy) throw new CorruptChunkError('a PostgreSQL chunk cannot be restored into SQLite');
-    this.prepare(chunk);
-    if (chunk.rowCount === 0) return;
-    const rows = chunk.rows(0, chunk.rowCount);
-    let copied: number;
-    try {
-      copied = await this.conn.copy.in(this.statement, this.keep ? keepFields(rows, this.keep) : rows);
-    } catch (err) {
-      if (isMalformedData(err)) throw new CorruptChunkError((err as Error).message);
-      throw err;
+/**
+ * `copy` and `copy-binary` chunks (PostgreSQL): all of a table's chunks go through one
+ * `COPY … FROM STDIN`, PostgreSQL's fastest way in, with no statement per batch; the binary
+ * layout gets its file framing around them. Self-references need no second pass: the restore
+ * runs with the foreign keys dropped.
+ */
+async function copyChunks(
+  conn: RawConnection,
+  table: CoveredTable,
+  live: readonly LiveColumn[],
+  first: OpenedChunk,
+  chunks: AsyncIterable<OpenedChunk>,
+): Promise<Loaded> {
+  if (!conn.copy) throw new CorruptChunkError('a PostgreSQL chunk cannot be restored into SQLite');
+  const binary = first.format === 'copy-binary';
+  const plan = copyPlan(table.name, live, first);
+  let sent = 0;
+  async function* pieces(): AsyncGenerator<Buffer> {
+    if (binary) yield BINARY_COPY_HEADER;
+    for await (const chunk of chunks) {
+      checkLayout(chunk, first);
+      sent += chunk.rowCount;
+      yield chunk.rows(0, chunk.rowCount);
     }
-    if (copied !== chunk.rowCount) throw new CorruptChunkError(`${chunk.rowCount - copied} of ${chunk.rowCount} rows not copied`);
-    this.inserted += copied;
+    if (binary) yield BINARY_COPY_TRAILER;
   }
-
-  async flush(): Promise<void> {}
+  let copied: number;
+  try {
+    for (const statement of plan.before) await conn.run(statement);
+    copied = await conn.copy.in(plan.copy, pieces());
+    for (const statement of plan.after) await conn.run(statement);
+  } catch (err) {
+    if (isMalformedData(err)) throw new CorruptChunkError((err as Error).message);
+    throw err;
+  }
+  if (copied !== sent) throw new CorruptChunkError(`${sent - copied} of ${sent} rows not copied`);
+  return { columns: first.columns, inserted: copied };
 }
 
 export interface Expected {
@@ -173,9 +197,11 @@ export interface Expected {
 }
 
 /**
- * Inserts one table's rows from its chunks (the table is empty). The next chunks are read and
- * decompressed while the current one is inserted. Throws RestoreCheckFailed when a chunk cannot
- * be read or the counts do not match the checkpoint's statistics.
+ * Inserts one table's rows from its chunks (the table is empty), in the way their layout calls
+ * for. The next chunks are read and decompressed while the current one is inserted; on
+ * PostgreSQL they are read on the operation's second connection, since a COPY in progress holds
+ * this one. Throws RestoreCheckFailed when a chunk cannot be read or the counts do not match the
+ * checkpoint's statistics.
  */
 export async function restoreTable(
   conn: RawConnection,
@@ -193,29 +219,43 @@ export async function restoreTable(
     [checkpointId, table.name],
   );
   if (chunks.length !== expected.chunks) fail(`${chunks.length} chunks stored, ${expected.chunks} expected`);
-  const selfRefs = new SelfReferences(table.name, table.key, table.selfRefs ?? []);
-  let loader: Loader | null = null;
+  const reader = conn.second ? await conn.second() : conn;
   const ahead = new ReadAhead(chunks.length, PREFETCH, (i) =>
-    conn.rows('select content from checkpoint_chunks where id = ?', [chunks[i][0]]).then(([[c]]) => openChunk(c as Buffer)),
+    reader.rows('select content from checkpoint_chunks where id = ?', [chunks[i][0]]).then(([[c]]) => openChunk(c as Buffer)),
   );
-  for (let i = 0; i < chunks.length; i++) {
-    try {
+  // The chunk being loaded: the one a problem is reported against.
+  let current = 0;
+  async function* inOrder(): AsyncGenerator<OpenedChunk> {
+    for (current = 0; current < chunks.length; current++) {
       const chunk = await ahead.take();
-      if (chunk.rowCount !== Number(chunks[i][1])) fail(`chunk ${i} holds ${chunk.rowCount} rows, ${chunks[i][1]} recorded`);
-      loader ??= chunk.format === 'copy' ? new CopyLoader(conn, table, live) : new BatchLoader(conn, table, live, batchSize, selfRefs);
-      if ((loader instanceof CopyLoader) !== (chunk.format === 'copy')) throw new CorruptChunkError('layout differs from the first chunk');
-      await loader.add(chunk);
-      if (i === chunks.length - 1) await loader.flush();
-    } catch (err) {
-      await ahead.settle();
-      if (err instanceof CorruptChunkError) fail(`chunk ${i} cannot be read (${err.message})`);
-      throw err;
+      if (chunk.rowCount !== Number(chunks[current][1])) fail(`chunk ${current} holds ${chunk.rowCount} rows, ${chunks[current][1]} recorded`);
+      yield chunk;
     }
   }
-  await selfRefs.apply(conn, loader?.columns ?? []);
-  const inserted = loader?.inserted ?? 0;
-  await checkRestoredCount(conn, table.name, inserted, expected);
-  return inserted;
+  const selfRefs = new SelfReferences(table.name, table.key, table.selfRefs ?? []);
+  let loaded: Loaded = { columns: [], inserted: 0 };
+  try {
+    const all = inOrder();
+    const first = await all.next();
+    if (!first.done) {
+      const chunk = first.value;
+      const rest = (async function* () {
+        yield chunk;
+        yield* all;
+      })();
+      loaded =
+        chunk.format === 'json'
+          ? await insertJsonChunks(conn, table, live, batchSize, selfRefs, chunk, rest)
+          : await copyChunks(conn, table, live, chunk, rest);
+    }
+  } catch (err) {
+    await ahead.settle();
+    if (err instanceof CorruptChunkError) fail(`chunk ${Math.min(current, chunks.length - 1)} cannot be read (${err.message})`);
+    throw err;
+  }
+  await selfRefs.apply(conn, loaded.columns);
+  await checkRestoredCount(conn, table.name, loaded.inserted, expected);
+  return loaded.inserted;
 }
 
 /** Throws RestoreCheckFailed unless the table now holds exactly the rows the statistics expect, all of them inserted. */
