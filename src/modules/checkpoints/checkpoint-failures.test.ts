@@ -1,10 +1,10 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { chunked, INSERT_CHUNK } from '../../db/batch.js';
 import type { DB } from '../../db/database.js';
 import { decodeChunk, encodeChunk } from './chunk-codec.js';
+import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { changeDataset, checkpointRows, dumpCoveredTables, editCheckpointImage, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
 
 const RISKS_PER_PERMIT = 3;
@@ -100,8 +100,9 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     const id = await create();
     const last = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'content'])
       .where('checkpoint_id', '=', id).where('table_name', '=', 'app_meta').orderBy('chunk_index', 'desc').executeTakeFirstOrThrow();
-    const piece = gunzipSync(last.content);
-    await t.dbh.db.updateTable('checkpoint_chunks').set({ content: gzipSync(piece.subarray(0, piece.length - 1024)) }).where('id', '=', last.id).execute();
+    const piece = await decompressChunkContent(last.content);
+    const content = await compressChunkContent([piece.subarray(0, piece.length - 1024)]);
+    await t.dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', last.id).execute();
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[2]).execute();
     const body = await failingRestore(id, { create_auto_backup: false });
     expect(body.data.errors).toEqual([expect.stringMatching(/^the checkpoint image holds \d+ bytes, \d+ expected$/)]);

@@ -1,8 +1,8 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { DatabaseHandle } from '../../db/connect.js';
 import type { DB } from '../../db/database.js';
 import { decodeChunk } from './chunk-codec.js';
+import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 
 // Test data for the checkpoint suites: a small but complete catalogue touching every covered
@@ -128,7 +128,7 @@ async function storedImage(dbh: DatabaseHandle, checkpointId: number): Promise<S
   const rows = await dbh.db.selectFrom('checkpoint_chunks').select(['id', 'table_name', 'chunk_index', 'content'])
     .where('checkpoint_id', '=', checkpointId).execute();
   rows.sort((a, b) => order.indexOf(a.table_name) - order.indexOf(b.table_name) || a.chunk_index - b.chunk_index);
-  const pieces = rows.map((r) => gunzipSync(r.content));
+  const pieces = await Promise.all(rows.map((r) => decompressChunkContent(r.content)));
   if (pieces.length === 0 || pieces[0].toString('latin1', 0, 15) !== 'SQLite format 3') return null;
   return { bytes: Buffer.concat(pieces), chunks: rows.map((r, i) => ({ id: r.id, length: pieces[i].length })) };
 }
@@ -165,7 +165,7 @@ export async function editCheckpointImage(dbh: DatabaseHandle, checkpointId: num
   if (edited.length !== image.bytes.length) throw new Error('the edit changed the image size');
   let at = 0;
   for (const { id, length } of image.chunks) {
-    const content = gzipSync(edited.subarray(at, (at += length)));
+    const content = await compressChunkContent([edited.subarray(at, (at += length))]);
     await dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', id).execute();
   }
 }

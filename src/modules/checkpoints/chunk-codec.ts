@@ -1,9 +1,5 @@
-import { promisify } from 'node:util';
-import { constants, gunzip, gzip } from 'node:zlib';
+import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { decodeTuples, encodeTuples, MalformedTuplesError, tupleStarts } from './copy-binary.js';
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 /** Rows of one table per stored chunk: small enough to hold a few in memory, large enough to compress well. */
 export const CHUNK_ROWS = 5000;
@@ -11,7 +7,7 @@ export const CHUNK_ROWS = 5000;
 export const BINARY_CHUNK_ROWS = 20;
 
 /**
- * One chunk, before gzip, holds a header line and the table's rows in one of three layouts:
+ * One chunk, before compression (chunk-compression.ts), holds a header line and the table's rows in one of three layouts:
  *
  * `json` (SQLite) — one JSON document:
  *
@@ -56,8 +52,6 @@ export interface ChunkData {
 }
 
 const NL = 0x0a;
-/** Output piece size of zlib: one or two pieces per chunk instead of dozens of 16 KiB ones. */
-const ZLIB_CHUNK = 256 * 1024;
 export const ROW_SEPARATOR = ',\n';
 const END: Record<ChunkFormat, string> = { json: '\n]}', copy: '', 'copy-binary': '' };
 
@@ -82,13 +76,11 @@ export function chunkHeader(format: ChunkFormat, columns: readonly string[], bin
 
 /**
  * Header + rows (`json`: lines joined by ROW_SEPARATOR; `copy`: lines each ending in a line
- * break; `copy-binary`: tuples) + end, gzip level 1: on this text it keeps nearly all of the size gain at a third of the
- * time. Runs on the libuv thread pool.
+ * break; `copy-binary`: tuples) + end, compressed on the libuv thread pool.
  */
 export function compressChunk(header: ChunkHeader, rowLines: Buffer | string): Promise<Buffer> {
   const rows = typeof rowLines === 'string' ? Buffer.from(rowLines) : rowLines;
-  const whole = Buffer.concat([Buffer.from(header.text), rows, Buffer.from(END[header.format])]);
-  return gzipAsync(whole, { level: constants.Z_BEST_SPEED, chunkSize: ZLIB_CHUNK });
+  return compressChunkContent([Buffer.from(header.text), rows, Buffer.from(END[header.format])]);
 }
 
 /** A decompressed chunk whose rows are still as stored. */
@@ -146,7 +138,7 @@ function rowStarts(text: Buffer, format: ChunkFormat, from: number, endAt: numbe
 export async function openChunk(content: Buffer): Promise<OpenedChunk> {
   let text: Buffer;
   try {
-    text = await gunzipAsync(content, { chunkSize: ZLIB_CHUNK });
+    text = await decompressChunkContent(content);
   } catch (err) {
     throw new CorruptChunkError((err as Error).message);
   }

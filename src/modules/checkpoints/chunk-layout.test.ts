@@ -1,9 +1,11 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openMigrated, testDialects, type TestDatabase } from '../../../test/helpers/databases.js';
 import type { DatabaseHandle } from '../../db/connect.js';
 import { ALL_BYTES, seedSmallDataset } from './checkpoint-test-data.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { chunkHeader, compressChunk, copyValue, decodeChunk, encodeChunk, openChunk, type ChunkData } from './chunk-codec.js';
+import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { pageReader } from './chunk-sql.js';
 import { encodeTuples } from './copy-binary.js';
 import { liveColumns } from './live-schema.js';
@@ -25,6 +27,21 @@ describe('chunk layouts', () => {
     expect(decoded).toEqual(data);
     const opened = await openChunk(await encodeChunk(data));
     expect(opened).toMatchObject({ format, rowCount: AWKWARD.length, columns: data.columns });
+  });
+
+  it('compresses with a checksum, finds damage, and still reads gzip', async () => {
+    const content = Buffer.from(AWKWARD.join('\n').repeat(200));
+    const stored = await compressChunkContent([content.subarray(0, 100), content.subarray(100)]);
+    expect(stored.length).toBeLessThan(content.length / 4);
+    expect(await decompressChunkContent(stored)).toEqual(content);
+    expect(await decompressChunkContent(gzipSync(content))).toEqual(content);
+    const badSum = Buffer.from(stored);
+    badSum[badSum.length - 1] ^= 1;
+    await expect(decompressChunkContent(badSum)).rejects.toThrow('checksum mismatch');
+    const badBody = Buffer.from(stored);
+    badBody[Math.floor(badBody.length / 2)] ^= 0x55;
+    await expect(decompressChunkContent(badBody)).rejects.toThrow();
+    await expect(decompressChunkContent(Buffer.from('not compressed'))).rejects.toThrow('not a compressed checkpoint chunk');
   });
 
   it('reads the COPY escapes PostgreSQL writes', () => {

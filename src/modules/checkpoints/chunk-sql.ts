@@ -55,9 +55,12 @@ export function pageReader(conn: RawConnection, table: CoveredTable, columns: re
     }
     return `copy (select ${names} from ${q(table.name)}${where} order by ${order} limit ${limit}) to stdout (format binary)`;
   };
+  // Pages are much alike: each is allocated at about the size of the last.
+  let sizeHint = 0;
   return {
     async read(after) {
-      const { data, rows, lastRowAt } = await copy.out(statement(after), true);
+      const { data, rows, lastRowAt } = await copy.out(statement(after), true, sizeHint + (sizeHint >> 4));
+      sizeHint = data.length;
       if (rows === 0) return null;
       const last = decodeTuple(data, lastRowAt, keyTypes);
       return { tuples: data, count: rows, lastKey: keyAt.map((i) => last[i]) };

@@ -17,7 +17,7 @@ export interface CopiedRows {
  * third more CPU here: a buffer object per row, and the concatenation.
  */
 export class CopyOut implements pg.Submittable {
-  private data = Buffer.allocUnsafe(1 << 20);
+  private data: Buffer;
   private length = 0;
   private messages = 0;
   /** Where the last two messages start: in the binary format the last one is the trailer. */
@@ -28,10 +28,14 @@ export class CopyOut implements pg.Submittable {
     this.settle = { resolve, reject };
   });
 
+  /** `sizeHint`: the bytes expected, so the buffer is allocated once (a page like the last one). */
   constructor(
     private readonly text: string,
     private readonly binary: boolean,
-  ) {}
+    sizeHint: number,
+  ) {
+    this.data = Buffer.allocUnsafe(Math.max(sizeHint, 64 * 1024));
+  }
 
   submit(connection: pg.Connection): void {
     (connection as unknown as { query(text: string): void }).query(this.text);
@@ -79,8 +83,8 @@ export class CopyOut implements pg.Submittable {
 }
 
 /** Runs `COPY (…) TO STDOUT` on the client; answers its rows (binary: without the file framing). */
-export function copyOut(client: pg.PoolClient, text: string, binary: boolean): Promise<CopiedRows> {
-  const query = new CopyOut(text, binary);
+export function copyOut(client: pg.PoolClient, text: string, binary: boolean, sizeHint: number): Promise<CopiedRows> {
+  const query = new CopyOut(text, binary, sizeHint);
   void client.query(query);
   return query.done;
 }

@@ -25,8 +25,11 @@ export interface RawConnection {
   transaction<T>(mode: 'snapshot' | 'write', fn: () => Promise<T>): Promise<T>;
   /** PostgreSQL only: the bulk paths of the COPY protocol. */
   copy?: {
-    /** `COPY (…) TO STDOUT`, collected (copy-out.ts); binary: the tuples without the file framing. */
-    out(text: string, binary: boolean): Promise<CopiedRows>;
+    /**
+     * `COPY (…) TO STDOUT`, collected (copy-out.ts); binary: the tuples without the file framing.
+     * `sizeHint`: the bytes expected.
+     */
+    out(text: string, binary: boolean, sizeHint?: number): Promise<CopiedRows>;
     /** `COPY … FROM STDIN` fed with the pieces in order; answers the number of rows copied. */
     in(text: string, pieces: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<number>;
   };
@@ -116,7 +119,7 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
       (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
     run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
     copy: {
-      out: (text, binary) => serial(() => copyOut(client, text, binary)),
+      out: (text, binary, sizeHint = 0) => serial(() => copyOut(client, text, binary, sizeHint)),
       in: (text, pieces) =>
         serial(async () => {
           const stream = client.query(copyFrom(text));

@@ -1,9 +1,8 @@
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { constants, gunzip, gzip } from 'node:zlib';
 import { COVERED_TABLES } from './checkpoint-tables.js';
+import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { INSERT_CHUNK_SQL } from './chunk-sql.js';
 import type { TableStat } from './checkpoint-writer.js';
 import { InFlight, ReadAhead } from './in-flight.js';
@@ -12,12 +11,9 @@ import { quoteIdent as q, type RawConnection } from './raw-connection.js';
 import { checkRestoredCount, RestoreCheckFailed, type Expected } from './table-restorer.js';
 
 // SQLite checkpoints are stored as a database image (docs/checkpoints.md, "Storage format"): a
-// fresh SQLite file holding a plain copy of every covered table, cut into pieces and gzipped.
-// SQLite copies the rows between the two attached files itself: no row passes through JavaScript
-// or a text format in either direction, so nothing is formatted or parsed.
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
+// fresh SQLite file holding a plain copy of every covered table, cut into pieces and compressed
+// (chunk-compression.ts). SQLite copies the rows between the two attached files itself: no row
+// passes through JavaScript or a text format in either direction, so nothing is formatted or parsed.
 
 /** Schema name of the image file while it is attached. */
 const IMAGE = 'checkpoint_image';
@@ -100,7 +96,7 @@ async function copyToImage(conn: RawConnection, file: string): Promise<ImageTabl
   });
 }
 
-/** Stores the image as gzipped pieces, each under the table whose pages it holds; answers the statistics. */
+/** Stores the image as compressed pieces, each under the table whose pages it holds; answers the statistics. */
 async function storeImage(conn: RawConnection, checkpointId: number, file: string, tables: ImageTable[]): Promise<TableStat[]> {
   const fd = openSync(file, 'r');
   const pending = new InFlight(IN_FLIGHT);
@@ -114,7 +110,7 @@ async function storeImage(conn: RawConnection, checkpointId: number, file: strin
         if (readSync(fd, piece, 0, piece.length, at) !== piece.length) throw new Error('checkpoint image file is shorter than its pages');
         const index = stat.chunks++;
         await pending.add(
-          gzipAsync(piece, { level: constants.Z_BEST_SPEED, chunkSize: PIECE_BYTES }).then(async (content) => {
+          compressChunkContent([piece]).then(async (content) => {
             stat.bytes += content.length;
             await conn.run(INSERT_CHUNK_SQL, [checkpointId, table, index, index === 0 ? rows : 0, content]);
           }),
@@ -156,7 +152,7 @@ export async function isImageCheckpoint(conn: RawConnection, checkpointId: numbe
   ]);
   if (found.length === 0) return false;
   try {
-    return isImageStart(await gunzipAsync(found[0][0] as Buffer, { chunkSize: PIECE_BYTES }));
+    return isImageStart(await decompressChunkContent(found[0][0] as Buffer));
   } catch {
     return false; // reported by the restore that reads it
   }
@@ -188,7 +184,7 @@ async function materializeImage(conn: RawConnection, checkpointId: number, stats
   const fd = openSync(file, 'w+');
   const ahead = new ReadAhead(pieces.length, IN_FLIGHT, (i) =>
     conn.rows('select content from checkpoint_chunks where id = ?', [pieces[i].id])
-      .then(([[content]]) => gunzipAsync(content as Buffer, { chunkSize: PIECE_BYTES })),
+      .then(([[content]]) => decompressChunkContent(content as Buffer)),
   );
   try {
     for (let i = 0; i < pieces.length; i++) {
