@@ -11,6 +11,24 @@ import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from './raw-conn
 export const INSERT_CHUNK_SQL =
   'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
+/**
+ * One stored chunk's content, or null when it is gone. PostgreSQL sends it through a binary COPY:
+ * a bytea result would come as hex text, twice the bytes, encoded by the server and decoded here
+ * into a string the size of the chunk (the bench's 200 chunks of risks: 100 MB of strings).
+ */
+export async function readChunkContent(conn: RawConnection, chunkId: number): Promise<Buffer | null> {
+  if (!conn.copy) {
+    const found = await conn.rows('select content from checkpoint_chunks where id = ?', [chunkId]);
+    return found.length === 0 ? null : (found[0][0] as Buffer);
+  }
+  const id = Number(chunkId);
+  if (!Number.isSafeInteger(id)) throw new Error('unexpected chunk id');
+  const { data, rows } = await conn.copy.out(`copy (select content from checkpoint_chunks where id = ${id}) to stdout (format binary)`, true);
+  if (rows === 0) return null;
+  // One tuple of one field: field count, length, bytes.
+  return data.subarray(6, 6 + data.readInt32BE(2));
+}
+
 /** One page of a table: its rows as binary COPY tuples, how many, and the key to continue after. */
 export interface Page {
   tuples: Buffer;

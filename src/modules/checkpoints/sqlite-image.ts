@@ -223,7 +223,7 @@ const loadFromImage =
       const statement = `insert into main.${q(table)} (${columns}) select ${columns} from ${IMAGE}.${q(table)} where rowid between ? and ?`;
       for (let from = 1; from <= Number(max); from += batchSize) inserted += await conn.run(statement, [from, from + batchSize - 1]);
     }
-    await checkRestoredCount(conn, table, inserted, expected);
+    checkRestoredCount(table, inserted, expected);
     return inserted;
   };
 
