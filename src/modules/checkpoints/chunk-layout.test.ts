@@ -40,7 +40,7 @@ describe('chunk layouts', () => {
     await expect(decompressChunkContent(badSum)).rejects.toThrow('checksum mismatch');
     const badBody = Buffer.from(stored);
     badBody[Math.floor(badBody.length / 2)] ^= 0x55;
-    await expect(decompressChunkContent(badBody)).rejects.toThrow();
+    await expect(decompressChunkContent(badBody)).rejects.toThrow('checksum mismatch');
     await expect(decompressChunkContent(Buffer.from('not compressed'))).rejects.toThrow('not a compressed checkpoint chunk');
   });
 
