@@ -44,11 +44,12 @@ async function copyTable(
   const pages = pageReader(reader, table, columns, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };
   for (let page = await pages.read(null); page; page = page.count < limit ? null : await pages.read(page.lastKey)) {
-    const { tuples, count } = page;
+    const { tuples, count, release } = page;
     const index = stat.chunks++;
     stat.rows += count;
     await pending.add(
       compressChunk(header, tuples).then(async (content) => {
+        release();
         stat.bytes += content.length;
         await writer.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, count, content]);
       }),

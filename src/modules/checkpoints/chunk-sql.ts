@@ -34,6 +34,8 @@ export interface Page {
   tuples: Buffer;
   count: number;
   lastKey: unknown[];
+  /** Done with `tuples`: its buffer may collect a later page. */
+  release(): void;
 }
 
 /** Reads a table page by page in key order (keyset paging): `read(null)` first, then `read(page.lastKey)`. */
@@ -50,6 +52,9 @@ function literal(value: unknown, column: LiveColumn): string {
   }
   return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
+
+/** Page buffers kept for reuse: as many as pages can be in flight at once, and then some. */
+const MAX_SPARE_PAGES = 8;
 
 /**
  * PostgreSQL (the only database that copies rows; SQLite stores an image, sqlite-image.ts) writes
@@ -73,15 +78,18 @@ export function pageReader(conn: RawConnection, table: CoveredTable, columns: re
     }
     return `copy (select ${names} from ${q(table.name)}${where} order by ${order} limit ${limit}) to stdout (format binary)`;
   };
-  // Pages are much alike: each is allocated at about the size of the last.
+  // Page buffers are used again once released: a table's hundreds of megabytes are not allocated
+  // anew, page after page, each allocation pressing the garbage collector to run. A new one is
+  // allocated at about the size of the last page.
+  const spare: Buffer[] = [];
   let sizeHint = 0;
   return {
     async read(after) {
-      const { data, rows, lastRowAt } = await copy.out(statement(after), true, sizeHint + (sizeHint >> 4));
+      const { data, storage, rows, lastRowAt } = await copy.out(statement(after), true, { storage: spare.pop(), sizeHint: sizeHint + (sizeHint >> 4) });
       sizeHint = data.length;
       if (rows === 0) return null;
       const last = decodeTuple(data, lastRowAt, keyTypes);
-      return { tuples: data, count: rows, lastKey: keyAt.map((i) => last[i]) };
+      return { tuples: data, count: rows, lastKey: keyAt.map((i) => last[i]), release: () => void (spare.length < MAX_SPARE_PAGES && spare.push(storage)) };
     },
   };
 }

@@ -4,6 +4,8 @@ import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER } from './copy-binary.js';
 export interface CopiedRows {
   /** The rows: text, one line each; binary, the tuples without the file framing. */
   data: Buffer;
+  /** The buffer `data` lies in, to be used again for another copy once `data` is done with. */
+  storage: Buffer;
   rows: number;
   /** Where the last row starts in `data` (its length when there is none). */
   lastRowAt: number;
@@ -28,13 +30,17 @@ export class CopyOut implements pg.Submittable {
     this.settle = { resolve, reject };
   });
 
-  /** `sizeHint`: the bytes expected, so the buffer is allocated once (a page like the last one). */
+  /**
+   * `storage`: a buffer to collect into (grown when too small); without one, one of `sizeHint`
+   * bytes, so that a page like the last is allocated once.
+   */
   constructor(
     private readonly text: string,
     private readonly binary: boolean,
+    storage: Buffer | undefined,
     sizeHint: number,
   ) {
-    this.data = Buffer.allocUnsafe(Math.max(sizeHint, 64 * 1024));
+    this.data = storage ?? Buffer.allocUnsafe(Math.max(sizeHint, 64 * 1024));
   }
 
   submit(connection: pg.Connection): void {
@@ -67,7 +73,7 @@ export class CopyOut implements pg.Submittable {
     }
     if (!this.binary) {
       const rows = this.messages;
-      this.settle.resolve({ data: this.data.subarray(0, this.length), rows, lastRowAt: rows > 0 ? this.starts[1] : this.length });
+      this.settle.resolve({ data: this.data.subarray(0, this.length), storage: this.data, rows, lastRowAt: rows > 0 ? this.starts[1] : this.length });
       return;
     }
     const header = BINARY_COPY_HEADER.length;
@@ -78,13 +84,13 @@ export class CopyOut implements pg.Submittable {
     }
     const rows = this.messages - 1;
     const lastRowAt = rows === 0 ? end : Math.max(this.starts[0], header);
-    this.settle.resolve({ data: this.data.subarray(header, end), rows, lastRowAt: lastRowAt - header });
+    this.settle.resolve({ data: this.data.subarray(header, end), storage: this.data, rows, lastRowAt: lastRowAt - header });
   }
 }
 
 /** Runs `COPY (…) TO STDOUT` on the client; answers its rows (binary: without the file framing). */
-export function copyOut(client: pg.PoolClient, text: string, binary: boolean, sizeHint: number): Promise<CopiedRows> {
-  const query = new CopyOut(text, binary, sizeHint);
+export function copyOut(client: pg.PoolClient, text: string, binary: boolean, storage: Buffer | undefined, sizeHint: number): Promise<CopiedRows> {
+  const query = new CopyOut(text, binary, storage, sizeHint);
   void client.query(query);
   return query.done;
 }

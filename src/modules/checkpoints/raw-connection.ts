@@ -27,9 +27,9 @@ export interface RawConnection {
   copy?: {
     /**
      * `COPY (…) TO STDOUT`, collected (copy-out.ts); binary: the tuples without the file framing.
-     * `sizeHint`: the bytes expected.
+     * Into `storage` when given (an earlier result's, done with), else a buffer of `sizeHint` bytes.
      */
-    out(text: string, binary: boolean, sizeHint?: number): Promise<CopiedRows>;
+    out(text: string, binary: boolean, into?: { storage?: Buffer; sizeHint?: number }): Promise<CopiedRows>;
     /** `COPY … FROM STDIN` fed with the pieces in order; answers the number of rows copied. */
     in(text: string, pieces: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<number>;
   };
@@ -119,7 +119,7 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
       (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
     run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
     copy: {
-      out: (text, binary, sizeHint = 0) => serial(() => copyOut(client, text, binary, sizeHint)),
+      out: (text, binary, into = {}) => serial(() => copyOut(client, text, binary, into.storage, into.sizeHint ?? 0)),
       in: (text, pieces) =>
         serial(async () => {
           const stream = client.query(copyFrom(text));
