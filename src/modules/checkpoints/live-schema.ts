@@ -13,9 +13,11 @@ export async function liveColumns(conn: RawConnection, table: string): Promise<L
   const rows =
     conn.kind === 'sqlite'
       ? await conn.rows('select name, type from pragma_table_info(?) order by cid', [table])
-      : await conn.rows(
-          `select column_name, udt_name from information_schema.columns
-           where table_schema = current_schema() and table_name = ? order by ordinal_position`,
+      : // The catalogue itself: information_schema's views take ~10 ms a table here.
+        await conn.rows(
+          `select a.attname, t.typname from pg_attribute a join pg_type t on t.oid = a.atttypid
+           where a.attrelid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))
+             and a.attnum > 0 and not a.attisdropped order by a.attnum`,
           [table],
         );
   return rows.map(([name, type]) => ({ name: String(name), type: String(type), binary: /^(blob|bytea)$/i.test(String(type)) }));

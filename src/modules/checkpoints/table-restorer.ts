@@ -21,7 +21,7 @@ export class RestoreCheckFailed extends Error {
  */
 const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 /** Chunks read and decompressing ahead of the one being inserted. */
-const PREFETCH = 2;
+const PREFETCH = 4;
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 const SEPARATOR = Buffer.from(ROW_SEPARATOR);
