@@ -38,8 +38,8 @@ async function copyTable(
   pending: InFlight,
 ): Promise<TableStat> {
   const columns = await liveColumns(reader, table.name);
-  const names = columns.map((c) => c.name);
-  const header = chunkHeader('copy-binary', names, columns.filter((c) => c.binary).map((c) => c.name), columns.map((c) => c.type));
+  const blobs = columns.filter((c) => c.binary).map((c) => c.name);
+  const header = chunkHeader('copy-binary', columns.map((c) => c.name), blobs, columns.map((c) => c.type));
   const limit = columns.some((c) => c.binary) ? BINARY_CHUNK_ROWS : CHUNK_ROWS;
   const pages = pageReader(reader, table, columns, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };

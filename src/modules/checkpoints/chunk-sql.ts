@@ -85,11 +85,13 @@ export function pageReader(conn: RawConnection, table: CoveredTable, columns: re
   let sizeHint = 0;
   return {
     async read(after) {
-      const { data, storage, rows, lastRowAt } = await copy.out(statement(after), true, { storage: spare.pop(), sizeHint: sizeHint + (sizeHint >> 4) });
+      const into = { storage: spare.pop(), sizeHint: sizeHint + (sizeHint >> 4) };
+      const { data, storage, rows, lastRowAt } = await copy.out(statement(after), true, into);
       sizeHint = data.length;
       if (rows === 0) return null;
       const last = decodeTuple(data, lastRowAt, keyTypes);
-      return { tuples: data, count: rows, lastKey: keyAt.map((i) => last[i]), release: () => void (spare.length < MAX_SPARE_PAGES && spare.push(storage)) };
+      const release = () => void (spare.length < MAX_SPARE_PAGES && spare.push(storage));
+      return { tuples: data, count: rows, lastKey: keyAt.map((i) => last[i]), release };
     },
   };
 }

@@ -35,8 +35,10 @@ interface Loaded {
 
 /** Every chunk of a table is in the layout of its first, with the same columns. */
 function checkLayout(chunk: OpenedChunk, first: OpenedChunk): void {
-  const same = chunk.format === first.format && chunk.columns.join('\n') === first.columns.join('\n') && chunk.types.join('\n') === first.types.join('\n');
-  if (!same) throw new CorruptChunkError('layout differs from the first chunk');
+  const same = (a: readonly string[], b: readonly string[]) => a.join('\n') === b.join('\n');
+  if (chunk.format !== first.format || !same(chunk.columns, first.columns) || !same(chunk.types, first.types)) {
+    throw new CorruptChunkError('layout differs from the first chunk');
+  }
 }
 
 /**
@@ -148,7 +150,10 @@ function copyPlan(table: string, live: readonly LiveColumn[], first: OpenedChunk
   return {
     before: [`create temporary table ${staging} (${shape.join(', ')}) on commit drop`],
     copy: `copy ${staging} (${stored}) from stdin${binary ? ' (format binary)' : ''}`,
-    after: [`insert into ${quoteIdent(table)} (${kept.map(quoteIdent).join(', ')}) select ${values.join(', ')} from ${staging}`, `drop table ${staging}`],
+    after: [
+      `insert into ${quoteIdent(table)} (${kept.map(quoteIdent).join(', ')}) select ${values.join(', ')} from ${staging}`,
+      `drop table ${staging}`,
+    ],
   };
 }
 
