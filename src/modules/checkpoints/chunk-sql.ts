@@ -23,7 +23,8 @@ export async function readChunkContent(conn: RawConnection, chunkId: number): Pr
   }
   const id = Number(chunkId);
   if (!Number.isSafeInteger(id)) throw new Error('unexpected chunk id');
-  const { data, rows } = await conn.copy.out(`copy (select content from checkpoint_chunks where id = ${id}) to stdout (format binary)`, true);
+  const statement = `copy (select content from checkpoint_chunks where id = ${id}) to stdout (format binary)`;
+  const { data, rows } = await conn.copy.out(statement, true);
   if (rows === 0) return null;
   // One tuple of one field: field count, length, bytes.
   return data.subarray(6, 6 + data.readInt32BE(2));
