@@ -10,7 +10,7 @@ const gunzipAsync = promisify(gunzip);
  *
  * Written: a 4-byte mark, the content's size (32 bits), the content in brotli at quality 0, and
  * the CRC-32 of the size and the brotli bytes. Brotli's fastest setting compresses the stored
- * rows twice as fast as gzip's (the bench's 342 MB of risks: 0.66–0.77 s against 1.39–1.90 s on
+ * rows twice as fast as gzip's (the bench's 342 MB of risks: 0.66–0.77 s against 1.49–1.90 s on
  * one core) to a size barely larger (16.1% against 14.9%), and decompresses as fast. Brotli has
  * no checksum of its own: the CRC-32 (gzip's) finds damage to the stored bytes before they are
  * decompressed, at a sixth of the cost of summing the content. Knowing the size, the
