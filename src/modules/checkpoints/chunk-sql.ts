@@ -14,7 +14,7 @@ export const INSERT_CHUNK_SQL =
 /**
  * One stored chunk's content, or null when it is gone. PostgreSQL sends it through a binary COPY:
  * a bytea result would come as hex text, twice the bytes, encoded by the server and decoded here
- * into a string the size of the chunk (the bench's 200 chunks of risks: 100 MB of strings).
+ * into a string the size of the chunk (the bench's 200 chunks of risks: about 100 MB of strings).
  */
 export async function readChunkContent(conn: RawConnection, chunkId: number): Promise<Buffer | null> {
   if (!conn.copy) {
