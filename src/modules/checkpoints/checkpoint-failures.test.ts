@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
@@ -74,6 +75,34 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     expect(without.data).toEqual({ errors: withBackup.data.errors, auto_backup_available: null });
     const log = await t.dbh.db.selectFrom('operation_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
     expect(log).toMatchObject({ operation_type: 'restore', outcome: 'failure', target_id: String(id) });
+  });
+
+  // PostgreSQL stores the chunks on a second connection, in a transaction of its own.
+  it('leaves nothing behind when storing a chunk fails, and takes the next checkpoint as usual', async () => {
+    const db = t.dbh.db;
+    if (dialect === 'sqlite') {
+      await sql`create trigger refuse_risks before insert on checkpoint_chunks when new.table_name = 'risks'
+        begin select raise(abort, 'risks chunk refused'); end`.execute(db);
+    } else {
+      await sql`create function refuse_risks() returns trigger language plpgsql as $$
+        begin if new.table_name = 'risks' then raise exception 'risks chunk refused'; end if; return new; end $$`.execute(db);
+      await sql`create trigger refuse_risks before insert on checkpoint_chunks for each row execute function refuse_risks()`.execute(db);
+    }
+    const chunkCount = async () => (await db.selectFrom('checkpoint_chunks').select('id').execute()).length;
+    const [checkpoints, chunks] = [await checkpointCount(), await chunkCount()];
+    const failed = await post('', { description: 'refused' });
+    expect(failed.statusCode, failed.body).toBe(500);
+    expect(failed.json().success).toBe(false);
+    expect([await checkpointCount(), await chunkCount()]).toEqual([checkpoints, chunks]);
+    const log = await db.selectFrom('operation_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ operation_type: 'checkpoint', outcome: 'failure' });
+
+    await sql`drop trigger refuse_risks${sql.raw(dialect === 'postgres' ? ' on checkpoint_chunks' : '')}`.execute(db);
+    if (dialect === 'postgres') await sql`drop function refuse_risks()`.execute(db);
+    // The operation's lock and connections were given back: the next checkpoint goes through.
+    const next = await post('', { description: 'after' });
+    expect(next.statusCode, next.body).toBe(200);
+    expect(await checkpointCount()).toBe(checkpoints + 1);
   });
 
   it('reports row counts that do not match the statistics', async () => {
