@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
+import { within } from '../../../test/helpers/instances.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { chunked, INSERT_CHUNK } from '../../db/batch.js';
 import type { DB } from '../../db/database.js';
 import { decodeChunk, encodeChunk } from './chunk-codec.js';
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
+import { createCheckpoint } from './checkpoints.service.js';
 import { changeDataset, checkpointRows, dumpCoveredTables, editCheckpointImage, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
 
 const RISKS_PER_PERMIT = 3;
@@ -103,6 +105,47 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     const next = await post('', { description: 'after' });
     expect(next.statusCode, next.body).toBe(200);
     expect(await checkpointCount()).toBe(checkpoints + 1);
+  });
+
+  // docs/checkpoints.md: operations run one at a time across instances, the lock taken before the
+  // snapshot. A restore empties tables with TRUNCATE, which an older snapshot sees as empty: a
+  // checkpoint asked for while a restore is about to commit must wait for it, not copy empty tables.
+  if (dialect === 'postgres') it('takes a checkpoint asked for during a restore after the restore, not from emptied tables', async () => {
+    const rowsOf = (stats: Array<{ table: string; rows: number }>) => Object.fromEntries(stats.map((s) => [s.table, s.rows]));
+    // Regions go back through a temporary table and an INSERT (a column since dropped), not a
+    // COPY FREEZE, whose rows even an older snapshot would see.
+    await sql`alter table regions add column retired text`.execute(t.dbh.db);
+    const target = (await post('', { description: 'target' })).json().data;
+    await sql`alter table regions drop column retired`.execute(t.dbh.db);
+    await t.dbh.db.insertInto('regions').values({ code: 'DURING', name: '恢复期间', created_at: 'x' }).execute();
+
+    // Another session holds the change feed, so the restore stops at its last statement, every
+    // table emptied and refilled but not committed.
+    const blocker = t.database.open();
+    /** Sessions waiting for a lock: the restore (at the change feed), then also the checkpoint. */
+    const waiting = (sessions: number) => async () => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock'`.execute(blocker.db);
+      return rows[0].n >= sessions ? true : undefined;
+    };
+    const holder = await blocker.pool!.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table data_changes in exclusive mode');
+      // inject() starts a request only once it is awaited: Promise.resolve sets it off.
+      const restore = Promise.resolve(post(`/${target.checkpoint_id}/restore`, { create_auto_backup: false }));
+      await within(10_000, waiting(1));
+      // The service itself: a request would wait at its session check, the sessions being emptied too.
+      const during = createCheckpoint(t.ctx, 'during', 'admin');
+      await within(10_000, waiting(2));
+      await holder.query('commit'); // the restore commits, then the checkpoint starts
+      const [restored, taken] = await Promise.all([restore, during]);
+      expect(restored.statusCode, restored.body).toBe(200);
+      expect(rowsOf(taken.table_stats)).toEqual(rowsOf(target.table_stats));
+    } finally {
+      holder.release();
+      await blocker.close();
+    }
   });
 
   it('reports row counts that do not match the statistics', async () => {
