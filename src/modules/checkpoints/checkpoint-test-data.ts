@@ -4,6 +4,7 @@ import type { DB } from '../../db/database.js';
 import { decodeChunk } from './chunk-codec.js';
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
+import { isImageStart } from './sqlite-image.js';
 
 // Test data for the checkpoint suites: a small but complete catalogue touching every covered
 // table, with the awkward values a copy must carry unchanged (nulls, quotes, emoji, binary).
@@ -129,7 +130,7 @@ async function storedImage(dbh: DatabaseHandle, checkpointId: number): Promise<S
     .where('checkpoint_id', '=', checkpointId).execute();
   rows.sort((a, b) => order.indexOf(a.table_name) - order.indexOf(b.table_name) || a.chunk_index - b.chunk_index);
   const pieces = await Promise.all(rows.map((r) => decompressChunkContent(r.content)));
-  if (pieces.length === 0 || pieces[0].toString('latin1', 0, 15) !== 'SQLite format 3') return null;
+  if (pieces.length === 0 || !isImageStart(pieces[0])) return null;
   return { bytes: Buffer.concat(pieces), chunks: rows.map((r, i) => ({ id: r.id, length: pieces[i].length })) };
 }
 

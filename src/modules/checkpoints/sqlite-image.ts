@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
-import { INSERT_CHUNK_SQL } from './chunk-sql.js';
+import { INSERT_CHUNK_SQL, readChunkContent } from './chunk-sql.js';
 import type { TableStat } from './checkpoint-writer.js';
 import { InFlight, ReadAhead } from './in-flight.js';
 import type { LiveColumn } from './live-schema.js';
@@ -26,7 +26,7 @@ const IN_FLIGHT = 4;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** Does this decompressed chunk start an image? */
-const isImageStart = (piece: Buffer) => piece.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
+export const isImageStart = (piece: Buffer) => piece.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
 
 /**
  * A new path for an image file: beside the database file (same disk, and no copy of the
@@ -182,10 +182,11 @@ async function materializeImage(conn: RawConnection, checkpointId: number, stats
     pieces.push(...mine.map(([id], i) => ({ id, label: `${table}: chunk ${i}` })));
   }
   const fd = openSync(file, 'w+');
-  const ahead = new ReadAhead(pieces.length, IN_FLIGHT, (i) =>
-    conn.rows('select content from checkpoint_chunks where id = ?', [pieces[i].id])
-      .then(([[content]]) => decompressChunkContent(content as Buffer)),
-  );
+  const ahead = new ReadAhead(pieces.length, IN_FLIGHT, async (i) => {
+    const content = await readChunkContent(conn, Number(pieces[i].id));
+    if (!content) throw new Error('the chunk is gone');
+    return decompressChunkContent(content);
+  });
   try {
     for (let i = 0; i < pieces.length; i++) {
       let piece: Buffer;
