@@ -6,7 +6,7 @@
  */
 export interface CoveredTable {
   name: string;
-  /** Primary key columns: the order rows are read in (keyset paging) and stored in. */
+  /** Primary key columns: how a restore finds a row again (to set its self-references afterwards). */
   key: readonly string[];
   /**
    * Columns referencing the same table (a department's parent). They are inserted as null and

@@ -1,5 +1,5 @@
-import { BINARY_CHUNK_ROWS, CHUNK_ROWS, chunkHeader, compressChunk } from './chunk-codec.js';
-import { INSERT_CHUNK_SQL, pageReader } from './chunk-sql.js';
+import { CHUNK_LIMITS, chunkHeader, compressChunk } from './chunk-codec.js';
+import { INSERT_CHUNK_SQL, readTablePages } from './chunk-sql.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
@@ -28,7 +28,7 @@ const IN_FLIGHT = 4;
 
 /**
  * PostgreSQL: one table's rows, page after page, as `copy-binary` chunks (chunk-codec.ts), read
- * by `reader` and stored by `writer`.
+ * by `reader` and stored by `writer`; the reader's server waits while `pending` is full.
  */
 async function copyTable(
   reader: RawConnection,
@@ -40,21 +40,18 @@ async function copyTable(
   const columns = await liveColumns(reader, table.name);
   const blobs = columns.filter((c) => c.binary).map((c) => c.name);
   const header = chunkHeader('copy-binary', columns.map((c) => c.name), blobs, columns.map((c) => c.type));
-  const limit = columns.some((c) => c.binary) ? BINARY_CHUNK_ROWS : CHUNK_ROWS;
-  const pages = pageReader(reader, table, columns, limit);
   const stat: TableStat = { table: table.name, rows: 0, chunks: 0, bytes: 0 };
-  for (let page = await pages.read(null); page; page = page.count < limit ? null : await pages.read(page.lastKey)) {
-    const { tuples, count, release } = page;
+  await readTablePages(reader, table, columns, CHUNK_LIMITS, ({ tuples, rows, release }) => {
     const index = stat.chunks++;
-    stat.rows += count;
-    await pending.add(
+    stat.rows += rows;
+    return pending.add(
       compressChunk(header, tuples).then(async (content) => {
         release();
         stat.bytes += content.length;
-        await writer.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, count, content]);
+        await writer.run(INSERT_CHUNK_SQL, [checkpointId, table.name, index, rows, content]);
       }),
     );
-  }
+  });
   return stat;
 }
 

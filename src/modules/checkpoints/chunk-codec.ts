@@ -1,10 +1,11 @@
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { decodeTuples, encodeTuples, MalformedTuplesError, tupleStarts } from './copy-binary.js';
 
-/** Rows of one table per stored chunk: small enough to hold a few in memory, large enough to compress well. */
-export const CHUNK_ROWS = 5000;
-/** Rows per chunk of a table with blob columns (stored workbooks): each row may be megabytes. */
-export const BINARY_CHUNK_ROWS = 20;
+/**
+ * Rows of one table per stored chunk: small enough to hold a few in memory, large enough to
+ * compress well; fewer when they are large (stored workbooks may be megabytes each).
+ */
+export const CHUNK_LIMITS = { rows: 5000, bytes: 8 * 1024 * 1024 };
 
 /**
  * One chunk, before compression (chunk-compression.ts), holds a header line and the table's rows in one of three layouts:

@@ -4,7 +4,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DatabaseHandle, DialectKind } from '../../db/connect.js';
-import { copyOut, type CopiedRows } from './copy-out.js';
+import { copyOut, type CopiedPage, type PageLimits } from './copy-out.js';
 
 /**
  * One database connection held for a whole checkpoint operation, below Kysely: rows come back as
@@ -26,10 +26,10 @@ export interface RawConnection {
   /** PostgreSQL only: the bulk paths of the COPY protocol. */
   copy?: {
     /**
-     * `COPY (…) TO STDOUT`, collected (copy-out.ts); binary: the tuples without the file framing.
-     * Into `storage` when given (an earlier result's, done with), else a buffer of `sizeHint` bytes.
+     * `COPY (…) TO STDOUT (FORMAT binary)`, its rows handed on in pages (copy-out.ts), the server
+     * waiting while `onPage` has not taken one; answers the number of rows.
      */
-    out(text: string, binary: boolean, into?: { storage?: Buffer; sizeHint?: number }): Promise<CopiedRows>;
+    out(text: string, limits: PageLimits, onPage: (page: CopiedPage) => Promise<void>): Promise<number>;
     /** `COPY … FROM STDIN` fed with the pieces in order; answers the number of rows copied. */
     in(text: string, pieces: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<number>;
   };
@@ -119,7 +119,7 @@ function postgresConnection(client: pg.PoolClient, state: { broken: boolean }): 
       (await query({ text: toPg(text), values: params as unknown[], rowMode: 'array' } as pg.QueryConfig)).rows as unknown[][],
     run: async (text, params = []) => (await query({ text: toPg(text), values: params as unknown[] })).rowCount ?? 0,
     copy: {
-      out: (text, binary, into = {}) => serial(() => copyOut(client, text, binary, into.storage, into.sizeHint ?? 0)),
+      out: (text, limits, onPage) => serial(() => copyOut(client, text, limits, onPage)),
       in: (text, pieces) =>
         serial(async () => {
           const stream = client.query(copyFrom(text));
