@@ -1,5 +1,5 @@
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
-import { decodeTuples, encodeTuples, MalformedTuplesError, tupleStarts } from './copy-binary.js';
+import { decodeTuple, encodeTuples, MalformedTuplesError, tupleStarts } from './copy-binary.js';
 
 /**
  * Rows of one table per stored chunk: small enough to hold a few in memory, large enough to
@@ -165,8 +165,9 @@ export async function decodeChunk(content: Buffer): Promise<ChunkData> {
   const opened = await openChunk(content);
   const { format, columns, types, binary } = opened;
   if (format === 'copy-binary') {
-    const tuples = opened.rows(0, opened.rowCount);
-    return { format, columns, types, binary, rows: decodeTuples(tuples, tupleStarts(tuples, 0, columns.length), types) };
+    // openChunk has found where each tuple starts: each is read from its own slice.
+    const rows = Array.from({ length: opened.rowCount }, (_, i) => decodeTuple(opened.rows(i, i + 1), types));
+    return { format, columns, types, binary, rows };
   }
   const text = opened.rows(0, opened.rowCount).toString('utf8');
   const binaryAt = binary.map((name) => columns.indexOf(name));

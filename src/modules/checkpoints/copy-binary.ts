@@ -73,22 +73,17 @@ function encodeValue(type: string, value: unknown): Buffer {
   }
 }
 
-/** The values of the tuple at `at`; a field whose type is null is skipped (undefined). */
-export function decodeTuple(data: Buffer, at: number, types: readonly (string | null)[]): unknown[] {
+/** The values of one tuple. */
+export function decodeTuple(tuple: Buffer, types: readonly string[]): unknown[] {
   const row: unknown[] = [];
-  let field = at + 2;
+  let field = 2;
   for (const type of types) {
-    const length = int32(data, field);
+    const length = int32(tuple, field);
     field += 4;
-    row.push(type === null ? undefined : length < 0 ? null : decodeValue(type, data.subarray(field, field + length)));
+    row.push(length < 0 ? null : decodeValue(type, tuple.subarray(field, field + length)));
     field += Math.max(length, 0);
   }
   return row;
-}
-
-/** The values of tuples (`starts` from tupleStarts), one array per tuple. */
-export function decodeTuples(data: Buffer, starts: readonly number[], types: readonly string[]): unknown[][] {
-  return starts.slice(0, -1).map((at) => decodeTuple(data, at, types));
 }
 
 /** Rows of values as tuples of `types`. */
