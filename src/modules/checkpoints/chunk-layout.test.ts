@@ -4,9 +4,9 @@ import { createTestDatabase, openMigrated, testDialects, type TestDatabase } fro
 import type { DatabaseHandle } from '../../db/connect.js';
 import { ALL_BYTES, dumpCoveredTables, seedSmallDataset } from './checkpoint-test-data.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
-import { chunkHeader, compressChunk, copyValue, decodeChunk, encodeChunk, openChunk, type ChunkData } from './chunk-codec.js';
+import { chunkHeader, compressChunk, copyValue, CorruptChunkError, decodeChunk, encodeChunk, openChunk, type ChunkData } from './chunk-codec.js';
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
-import { readTablePages } from './chunk-sql.js';
+import { readChunkContent, readTablePages } from './chunk-sql.js';
 import type { PageLimits } from './copy-out.js';
 import { encodeTuples } from './copy-binary.js';
 import { liveColumns } from './live-schema.js';
@@ -139,5 +139,35 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('paging a table on
       return conn.rows('select count(*) from risks');
     });
     expect(Number(after[0][0])).toBe((await rowsOf('risks')).length);
+  });
+});
+
+describe.each(testDialects())('reading a stored chunk on %s', (dialect) => {
+  let database: TestDatabase;
+  let dbh: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    dbh = await openMigrated(database);
+  });
+  afterAll(async () => {
+    await dbh?.close();
+    await database?.drop();
+  });
+
+  it('gives a chunk back byte for byte, and calls one that is gone unreadable', async () => {
+    const [checkpoint] = await dbh.db.insertInto('checkpoints')
+      .values({ description: 'chunks', created_by: 'admin', kind: 'manual', table_stats: '[]', total_rows: 0, size_bytes: 0, created_at: new Date().toISOString() })
+      .returning('id').execute();
+    const content = await compressChunkContent([ALL_BYTES]);
+    const [chunk] = await dbh.db.insertInto('checkpoint_chunks')
+      .values({ checkpoint_id: checkpoint.id, table_name: 'risks', chunk_index: 0, row_count: 0, content })
+      .returning('id').execute();
+    await withRawConnection(dbh, async (conn) => {
+      expect(Buffer.compare(await readChunkContent(conn, Number(chunk.id)), content)).toBe(0);
+      const gone = readChunkContent(conn, Number(chunk.id) + 1);
+      await expect(gone).rejects.toBeInstanceOf(CorruptChunkError);
+      await expect(gone).rejects.toThrow('the chunk is gone');
+    });
   });
 });

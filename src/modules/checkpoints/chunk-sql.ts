@@ -1,5 +1,6 @@
 import type { DialectKind } from '../../db/connect.js';
 import type { CoveredTable } from './checkpoint-tables.js';
+import { CorruptChunkError } from './chunk-codec.js';
 import type { CopiedPage, PageLimits } from './copy-out.js';
 import type { LiveColumn } from './live-schema.js';
 import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from './raw-connection.js';
@@ -12,14 +13,16 @@ export const INSERT_CHUNK_SQL =
   'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, ?, ?)';
 
 /**
- * One stored chunk's content, or null when it is gone. PostgreSQL sends it through a binary COPY:
+ * One stored chunk's content; a chunk that is gone cannot be read (CorruptChunkError), which a
+ * restore reports against the chunk. PostgreSQL sends it through a binary COPY:
  * a bytea result would come as hex text, twice the bytes, encoded by the server and decoded here
  * into a string the size of the chunk (the bench's 200 chunks of risks: about 100 MB of strings).
  */
-export async function readChunkContent(conn: RawConnection, chunkId: number): Promise<Buffer | null> {
+export async function readChunkContent(conn: RawConnection, chunkId: number): Promise<Buffer> {
   if (!conn.copy) {
     const found = await conn.rows('select content from checkpoint_chunks where id = ?', [chunkId]);
-    return found.length === 0 ? null : (found[0][0] as Buffer);
+    if (found.length === 0) throw new CorruptChunkError('the chunk is gone');
+    return found[0][0] as Buffer;
   }
   const id = Number(chunkId);
   if (!Number.isSafeInteger(id)) throw new Error('unexpected chunk id');
@@ -28,6 +31,7 @@ export async function readChunkContent(conn: RawConnection, chunkId: number): Pr
   // One tuple of one field: field count, length, bytes.
   const take = async ({ tuples }: CopiedPage) => void (content = tuples.subarray(6, 6 + tuples.readInt32BE(2)));
   await conn.copy.out(statement, { rows: 1, bytes: Infinity }, take);
+  if (!content) throw new CorruptChunkError('the chunk is gone');
   return content;
 }
 

@@ -182,11 +182,9 @@ async function materializeImage(conn: RawConnection, checkpointId: number, stats
     pieces.push(...mine.map(([id], i) => ({ id, label: `${table}: chunk ${i}` })));
   }
   const fd = openSync(file, 'w+');
-  const ahead = new ReadAhead(pieces.length, IN_FLIGHT, async (i) => {
-    const content = await readChunkContent(conn, Number(pieces[i].id));
-    if (!content) throw new Error('the chunk is gone');
-    return decompressChunkContent(content);
-  });
+  const ahead = new ReadAhead(pieces.length, IN_FLIGHT, async (i) =>
+    decompressChunkContent(await readChunkContent(conn, Number(pieces[i].id))),
+  );
   try {
     for (let i = 0; i < pieces.length; i++) {
       let piece: Buffer;

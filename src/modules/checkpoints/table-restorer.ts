@@ -225,11 +225,9 @@ export async function restoreTable(
   );
   if (chunks.length !== expected.chunks) fail(`${chunks.length} chunks stored, ${expected.chunks} expected`);
   const reader = conn.second ? await conn.second() : conn;
-  const ahead = new ReadAhead(chunks.length, PREFETCH, async (i) => {
-    const content = await readChunkContent(reader, Number(chunks[i][0]));
-    if (!content) throw new CorruptChunkError('the chunk is gone');
-    return openChunk(content);
-  });
+  const ahead = new ReadAhead(chunks.length, PREFETCH, async (i) =>
+    openChunk(await readChunkContent(reader, Number(chunks[i][0]))),
+  );
   // The chunk being loaded: the one a problem is reported against.
   let current = 0;
   async function* inOrder(): AsyncGenerator<OpenedChunk> {
