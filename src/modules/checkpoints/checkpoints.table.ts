@@ -12,7 +12,7 @@ export interface CheckpointsTable {
   created_at: string;
 }
 
-/** Gzip-compressed JSON chunks of one table's rows. */
+/** One table's rows in compressed chunks, or the pieces of a SQLite image (chunk-codec.ts, sqlite-image.ts). */
 export interface CheckpointChunksTable {
   id: Generated<number>;
   checkpoint_id: number;
