@@ -129,6 +129,11 @@ async function timings(run: () => Promise<number>): Promise<Timings> {
 
 const spread = (t: Timings) => (t.all.length > 1 ? `   (runs: ${t.all.map((s) => s.toFixed(2)).join(', ')})` : '');
 
+/** One figure: its median, its ratio to the floor, a note, then every timing. */
+function report(label: string, t: Timings, floor: number, note = ''): void {
+  console.log(`  ${label.padEnd(30)}${t.median.toFixed(2)} s   ${(t.median / floor).toFixed(2)}× floor${note}${spread(t)}`);
+}
+
 async function open(url: string, dir: string) {
   const { app, ctx } = await buildApp(
     loadConfig({ DATABASE_URL: url, DATA_DIR: dir, ADMIN_PASSWORD: 'Bench-Pass-123', DEMO_DATA: '0', LOG_LEVEL: 'silent' }),
@@ -160,11 +165,10 @@ async function measure(label: string, ctx: AppContext, floor: number): Promise<v
   if (permits !== PERMITS || risks !== RISKS) throw new Error(`${label}: restored ${permits} permits / ${risks} risks`);
   const withBackup = await seconds(() => restoreCheckpoint(ctx, id, { autoBackup: true, batchSize: 1000, operator: 'bench' }));
   const mb = (row.size_bytes / 1024 / 1024).toFixed(1);
-  const ratio = (s: number) => (s / floor).toFixed(2);
   console.log(`${label}: checkpoint ${row.total_rows} rows, ${mb} MB compressed`);
-  console.log(`  create                      ${create.median.toFixed(2)} s   ${ratio(create.median)}× floor (target ≤ 3×)${spread(create)}`);
-  console.log(`  restore                     ${restore.median.toFixed(2)} s   ${ratio(restore.median)}× floor (target ≤ 6×)${spread(restore)}`);
-  console.log(`  restore with auto backup    ${withBackup.toFixed(2)} s   ${ratio(withBackup)}× floor (one run)`);
+  report('create', create, floor, ' (target ≤ 3×)');
+  report('restore', restore, floor, ' (target ≤ 6×)');
+  report('restore with auto backup', { median: withBackup, all: [withBackup] }, floor, ' (one run)');
 }
 
 /**
@@ -175,14 +179,13 @@ async function measurePostgresAlone(ctx: AppContext, dir: string, floor: number)
   const files = join(dir, 'postgres-alone');
   mkdirSync(files);
   chmodSync(files, 0o777); // written and read by the server's own user
-  const ratio = (s: number) => (s / floor).toFixed(2);
   try {
     await withRawConnection(ctx.dbh, async (conn) => {
       const out = await timings(() => seconds(() => copyTablesToFiles(conn, files)));
       const load = await timings(() => seconds(() => loadTablesFromFiles(conn, files)));
       console.log('  PostgreSQL alone, the same tables to and from files on its own disk (no client, no compression):');
-      console.log(`    copy out, one snapshot    ${out.median.toFixed(2)} s   ${ratio(out.median)}× floor${spread(out)}`);
-      console.log(`    load in a restore's shape ${load.median.toFixed(2)} s   ${ratio(load.median)}× floor${spread(load)}`);
+      report('alone: copy out', out, floor);
+      report("alone: load, restore's shape", load, floor);
     });
   } catch (err) {
     console.log(`  PostgreSQL alone: not measured (${(err as Error).message})`);

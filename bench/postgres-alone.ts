@@ -9,6 +9,7 @@
  * directory the server may write, on the server's machine: the embedded server of the bench has
  * both. The tables end up holding what they held.
  */
+import { emptyTables } from '../src/modules/checkpoints/checkpoint-restorer.js';
 import { COVERED_TABLES } from '../src/modules/checkpoints/checkpoint-tables.js';
 import { dropPostgresConstraints, restorePostgresConstraints } from '../src/modules/checkpoints/deferred-constraints.js';
 import { liveColumns } from '../src/modules/checkpoints/live-schema.js';
@@ -39,7 +40,7 @@ export async function copyTablesToFiles(conn: RawConnection, dir: string): Promi
 export async function loadTablesFromFiles(conn: RawConnection, dir: string): Promise<void> {
   const statements = await copyStatements(conn, dir, 'from');
   await conn.transaction('write', async () => {
-    await conn.run(`truncate table ${[...COVERED_TABLES.map((t) => t.name), 'sessions'].map(quoteIdent).join(', ')}`);
+    await emptyTables(conn);
     const dropped = await dropPostgresConstraints(conn);
     for (const statement of statements) await conn.run(statement);
     await restorePostgresConstraints(conn, dropped);

@@ -61,7 +61,7 @@ async function advanceSequences(conn: RawConnection): Promise<void> {
  * users; the kept ones come back afterwards). SQLite: DELETE, which SQLite turns into a truncation
  * while foreign keys are off.
  */
-async function emptyTables(conn: RawConnection): Promise<void> {
+export async function emptyTables(conn: RawConnection): Promise<void> {
   if (conn.kind === 'postgres') {
     await conn.run(`truncate table ${[...COVERED_TABLES.map((t) => t.name), 'sessions'].map(quoteIdent).join(', ')}`);
     return;
