@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       outcomes.push({ query: q, ranked: body.data.risk_subject.map((s) => `${codeOf.get(s.region.id)}:${s.permit.code}`) });
     }
     latencies.sort((a, b) => a - b);
-    console.log(report(outcomes, details));
+    console.log(report(outcomes, { split: queriesPath === DEV_QUERIES_PATH, details, title: queriesPath }));
     console.log(`HTTP latency over ${latencies.length} queries: p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms`);
   } finally {
     await server.stop();

@@ -3,7 +3,7 @@
  * line. Run by bench.ts: node --expose-gc --import tsx bench/search/bench-worker.ts <engine> <real|scale>
  */
 import { setImmediate as tick } from 'node:timers/promises';
-import { evaluate, negativeNoMatchRate } from '../../src/modules/search/engine/relevance-metrics.js';
+import { summarise } from '../../src/modules/search/engine/relevance-metrics.js';
 import { corpusDocs, loadCorpus, loadQueries, regionFilter } from './corpus.js';
 import { latencyQueries } from './query-mix.js';
 import { runQueries } from './relevance-run.js';
@@ -69,8 +69,8 @@ async function main(): Promise<void> {
   let relevance: Record<string, number | null> | null = null;
   if (corpusKind !== 'scale') {
     const outcomes = runQueries(corpus, dev, (q, regionIds) => engine.search(q, regionIds));
-    const m = evaluate(outcomes).overall;
-    relevance = { mrr10: m.mrr10, recall5: m.recall5, ndcg10: m.ndcg10, zeroResultRate: m.zeroResultRate, negativeNoMatch: negativeNoMatchRate(outcomes) };
+    const s = summarise(outcomes);
+    relevance = { mrr10: s.overall.mrr10, recall5: s.overall.recall5, ndcg10: s.overall.ndcg10, zeroResultRate: s.overall.zeroRate, negativeNoMatch: s.negatives.noMatchRate };
   }
   const mb = (x: number) => Math.round(x / 1e6);
   console.log(

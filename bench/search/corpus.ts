@@ -33,6 +33,9 @@ export interface CorpusFile {
 
 export const CORPUS_PATH = 'test/fixtures/corpus/corpus.json';
 export const DEV_QUERIES_PATH = 'test/fixtures/corpus/queries-dev.jsonl';
+/** The project's own labelled queries: a set tuned on, and a frozen checking set never tuned on. */
+export const TUNE_QUERIES_PATH = 'test/fixtures/corpus/queries-tune.jsonl';
+export const CHECK_QUERIES_PATH = 'test/fixtures/corpus/queries-check.jsonl';
 
 export function loadCorpus(path = CORPUS_PATH): CorpusFile {
   return JSON.parse(readFileSync(path, 'utf8')) as CorpusFile;

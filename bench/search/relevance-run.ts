@@ -1,4 +1,4 @@
-import { evaluate, negativeNoMatchRate, scoreQuery, type LabelledQuery, type Metrics, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
+import { scoreQuery, summarise, type Block, type LabelledQuery, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
 import { regionFilter, type CorpusFile } from './corpus.js';
 
 /** A search under test: query and region codes (null = all) → permit keys, best first. */
@@ -10,53 +10,58 @@ export function runQueries(corpus: CorpusFile, queries: LabelledQuery[], search:
 
 const idNumber = (id: string) => Number(id.replace(/\D/g, ''));
 
-/** The two halves of the query set by id parity, used to check that a change helps both. */
-export function halves(outcomes: QueryOutcome[]): { odd: QueryOutcome[]; even: QueryOutcome[] } {
+/**
+ * The dev queries' two halves by id parity: rules, data and weights may change because of a
+ * tuning-half query (odd id), never because of a checking-half one (even id).
+ */
+export function halves(outcomes: QueryOutcome[]): { tuning: QueryOutcome[]; checking: QueryOutcome[] } {
   return {
-    odd: outcomes.filter((o) => idNumber(o.query.id) % 2 === 1),
-    even: outcomes.filter((o) => idNumber(o.query.id) % 2 === 0),
+    tuning: outcomes.filter((o) => idNumber(o.query.id) % 2 === 1),
+    checking: outcomes.filter((o) => idNumber(o.query.id) % 2 === 0),
   };
 }
 
-const f3 = (x: number | null) => (x == null ? '   -  ' : x.toFixed(3).padStart(6));
+const f3 = (x: number) => (Number.isNaN(x) ? '  -  ' : x.toFixed(3));
 
-function row(label: string, m: Metrics, neg: number | null): string {
-  return `${label.padEnd(12)} n=${String(m.queries).padStart(3)}  MRR@10 ${f3(m.mrr10)}  R@5 ${f3(m.recall5)}  nDCG@10 ${f3(m.ndcg10)}  zero ${f3(m.zeroResultRate)}  no_match(neg) ${f3(neg)}`;
+function blockLine(label: string, b: Block): string {
+  return `${label.padEnd(16)} MRR@10 ${f3(b.mrr10)}  R@5 ${f3(b.recall5)}  nDCG@10 ${f3(b.ndcg10)}  zero ${f3(b.zeroRate)}  n=${b.n}`;
 }
 
-function perType(lines: string[], title: string, outcomes: QueryOutcome[]): void {
-  lines.push(title);
-  for (const [type, m] of Object.entries(evaluate(outcomes).byType)) {
-    lines.push(row('  ' + type, m, type === 'negative' ? negativeNoMatchRate(outcomes.filter((o) => o.query.type === type)) : null));
+/** Overall, no-answer and per-type figures of one set of outcomes. */
+export function summaryLines(title: string, outcomes: QueryOutcome[]): string[] {
+  const s = summarise(outcomes);
+  const lines = [`${blockLine(title, s.overall)}  negatives no_match ${f3(s.negatives.noMatchRate)} (n=${s.negatives.n})`];
+  for (const [type, b] of Object.entries(s.byType)) lines.push(blockLine('  ' + type, b));
+  return lines;
+}
+
+/** Every query below a perfect score, with what came back (grades in brackets). */
+export function detailLines(outcomes: QueryOutcome[]): string[] {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    const s = scoreQuery(o.query, o.ranked);
+    const imperfect = s.negative ? !s.noMatch : s.rr < 1 || s.recall5 < 1;
+    if (!imperfect) continue;
+    const grades = new Map(o.query.relevant.map((r) => [r.key, r.grade]));
+    const figures = s.negative ? 'negative answered' : `rr=${s.rr.toFixed(2)} r5=${s.recall5.toFixed(2)} ndcg=${s.ndcg.toFixed(2)}`;
+    lines.push(`${o.query.id} ${o.query.type} ${o.query.query} ${figures} hits=${o.ranked.length}`);
+    lines.push('    got: ' + o.ranked.slice(0, 6).map((k) => `${k}(${grades.get(k) ?? 0})`).join(' '));
   }
+  return lines;
 }
 
 /**
- * Prints overall, per-half and per-type metrics; with `byHalf`, per type within each half too;
- * with `details`, every query below a perfect score.
+ * The report of one query set: with `split`, the dev set's tuning and checking halves each; with
+ * `details`, every query below a perfect score.
  */
-export function report(outcomes: QueryOutcome[], details = false, byHalf = false): string {
+export function report(outcomes: QueryOutcome[], opts: { split?: boolean; details?: boolean; title?: string } = {}): string {
   const lines: string[] = [];
-  const { overall } = evaluate(outcomes);
-  lines.push(row('overall', overall, negativeNoMatchRate(outcomes)));
-  const { odd, even } = halves(outcomes);
-  lines.push(row('odd ids', evaluate(odd).overall, negativeNoMatchRate(odd)));
-  lines.push(row('even ids', evaluate(even).overall, negativeNoMatchRate(even)));
-  perType(lines, 'per type:', outcomes);
-  if (byHalf) {
-    perType(lines, 'per type, odd ids:', odd);
-    perType(lines, 'per type, even ids:', even);
+  if (opts.split) {
+    const { tuning, checking } = halves(outcomes);
+    lines.push(...summaryLines('tuning half', tuning), ...summaryLines('checking half', checking));
+  } else {
+    lines.push(...summaryLines(opts.title ?? 'all', outcomes));
   }
-  if (details) {
-    for (const o of outcomes) {
-      const s = scoreQuery(o);
-      const positive = o.query.relevant.length > 0;
-      if (positive ? s.rr10 < 1 || s.recall5 < 1 : s.hits > 0) {
-        lines.push(`${o.query.id} ${o.query.type} ${o.query.query} rr=${s.rr10.toFixed(2)} r5=${s.recall5.toFixed(2)} ndcg=${s.ndcg10.toFixed(2)} hits=${s.hits}`);
-        const grades = new Map(o.query.relevant.map((r) => [r.key, r.grade]));
-        lines.push('    got: ' + o.ranked.slice(0, 6).map((k) => `${k}(${grades.get(k) ?? 0})`).join(' '));
-      }
-    }
-  }
+  if (opts.details) lines.push(...detailLines(outcomes));
   return lines.join('\n');
 }

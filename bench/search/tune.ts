@@ -6,7 +6,7 @@
  */
 import { SearchIndex } from '../../src/modules/search/engine/index.js';
 import { FIELD_B, FIELD_WEIGHT, P, W } from '../../src/modules/search/engine/ranking-params.js';
-import { evaluate, negativeNoMatchRate, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
+import { summarise, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
 import { corpusDocs, loadCorpus, loadQueries } from './corpus.js';
 import { halves, runQueries } from './relevance-run.js';
 
@@ -16,8 +16,8 @@ const queries = loadQueries();
 const base = { P: { ...P }, W: { ...W }, fw: [...FIELD_WEIGHT], fb: [...FIELD_B] };
 
 function summary(o: QueryOutcome[]): string {
-  const m = evaluate(o).overall;
-  return `${m.mrr10.toFixed(3)}/${m.recall5.toFixed(3)}/${m.ndcg10.toFixed(3)} z${m.zeroResultRate.toFixed(3)} n${(negativeNoMatchRate(o) ?? 0).toFixed(1)}`;
+  const { overall: m, negatives } = summarise(o);
+  return `${m.mrr10.toFixed(3)}/${m.recall5.toFixed(3)}/${m.ndcg10.toFixed(3)} z${m.zeroRate.toFixed(3)} n${negatives.noMatchRate.toFixed(2)}`;
 }
 
 for (const arg of process.argv.slice(2)) {
@@ -35,6 +35,6 @@ for (const arg of process.argv.slice(2)) {
   }
   const index = SearchIndex.build(docs);
   const outcomes = runQueries(corpus, queries, (q, regionIds) => index.search(q, { regionIds }).hits.map((h) => h.doc.permitId));
-  const { odd, even } = halves(outcomes);
-  console.log(`${arg.padEnd(50)} all ${summary(outcomes)} | odd ${summary(odd)} | even ${summary(even)}`);
+  const { tuning } = halves(outcomes);
+  console.log(`${arg.padEnd(50)} dev tuning half ${summary(tuning)}`);
 }

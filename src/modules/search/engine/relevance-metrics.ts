@@ -1,14 +1,15 @@
 /**
- * Relevance metrics over labelled queries (test/fixtures/corpus/queries-dev.jsonl format).
+ * Relevance metrics over graded labels (test/fixtures/corpus/queries-*.jsonl), exactly as the
+ * project is judged (relevance-metrics.test.ts compares them with the reference definition when
+ * it is present):
  *
- * - A positive query has at least one relevant item; relevant means grade 1 or 2.
- * - MRR@10: 1 / rank of the first relevant item in the top 10 (0 if none).
- * - Recall@5: relevant items in the top 5 / min(5, number of relevant items), so a query with
- *   many relevant permits can still score 1.
- * - nDCG@10: gain 2^grade − 1, discount log2(rank + 1), normalised by the ideal ordering.
+ * - A query with no relevant item is a *no-answer* query (type negative, or a region filter that
+ *   leaves nothing); it scores only whether it was answered with no item (`no_match`).
+ * - MRR@10: 1 / rank of the first item of grade ≥ 1 in the top 10.
+ * - Recall@5: of the query's grade-2 items (all its items when it has none), the share found in
+ *   the top 5, over min(5, their number).
+ * - nDCG@10: gain 2^grade − 1, discount log2(rank + 1), normalised by the ideal order.
  * - Zero-result rate: positive queries answered with no item.
- * - No-match rate: queries without any relevant item (type negative, or a region filter that
- *   leaves nothing) answered with no item.
  */
 export interface LabelledQuery {
   id: string;
@@ -24,77 +25,61 @@ export interface QueryOutcome {
   ranked: string[];
 }
 
-export interface Metrics {
-  queries: number;
-  positives: number;
-  mrr10: number;
-  recall5: number;
-  ndcg10: number;
-  zeroResultRate: number;
-  /** Queries without relevant items, and the share of them answered with nothing (null if none). */
-  noAnswerQueries: number;
-  noMatchRate: number | null;
-}
+export type QueryScore = { negative: true; noMatch: boolean } | { negative: false; rr: number; recall5: number; ndcg: number; zero: boolean };
 
-export interface PerQuery {
-  id: string;
-  type: string;
-  rr10: number;
-  recall5: number;
-  ndcg10: number;
-  hits: number;
-}
-
-export function scoreQuery(o: QueryOutcome): PerQuery {
-  const grades = new Map(o.query.relevant.map((r) => [r.key, r.grade]));
-  const gradeAt = (i: number) => grades.get(o.ranked[i]) ?? 0;
-  let rr10 = 0;
-  for (let i = 0; i < Math.min(10, o.ranked.length); i++) {
-    if (gradeAt(i) > 0) {
-      rr10 = 1 / (i + 1);
+export function scoreQuery(q: LabelledQuery, ranked: string[]): QueryScore {
+  const grade = new Map(q.relevant.map((r) => [r.key, r.grade]));
+  const top10 = ranked.slice(0, 10);
+  if (q.relevant.length === 0) return { negative: true, noMatch: ranked.length === 0 };
+  let rr = 0;
+  for (let i = 0; i < top10.length; i++) {
+    if ((grade.get(top10[i]) ?? 0) >= 1) {
+      rr = 1 / (i + 1);
       break;
     }
   }
-  let inTop5 = 0;
-  for (let i = 0; i < Math.min(5, o.ranked.length); i++) if (gradeAt(i) > 0) inTop5++;
-  const relevantCount = o.query.relevant.filter((r) => r.grade > 0).length;
-  const recall5 = relevantCount > 0 ? inTop5 / Math.min(5, relevantCount) : 0;
+  const perfect = q.relevant.filter((r) => r.grade >= 2).map((r) => r.key);
+  const target = perfect.length ? perfect : q.relevant.map((r) => r.key);
+  const top5 = new Set(ranked.slice(0, 5));
+  const recall5 = target.filter((k) => top5.has(k)).length / Math.min(5, target.length);
   const gain = (g: number) => 2 ** g - 1;
   let dcg = 0;
-  for (let i = 0; i < Math.min(10, o.ranked.length); i++) dcg += gain(gradeAt(i)) / Math.log2(i + 2);
-  const ideal = o.query.relevant.map((r) => r.grade).sort((a, b) => b - a).slice(0, 10);
-  const idcg = ideal.reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
-  return { id: o.query.id, type: o.query.type, rr10, recall5, ndcg10: idcg > 0 ? dcg / idcg : 0, hits: o.ranked.length };
+  top10.forEach((k, i) => (dcg += gain(grade.get(k) ?? 0) / Math.log2(i + 2)));
+  const ideal = q.relevant.map((r) => r.grade).sort((a, b) => b - a).slice(0, 10);
+  let idcg = 0;
+  ideal.forEach((g, i) => (idcg += gain(g) / Math.log2(i + 2)));
+  return { negative: false, rr, recall5, ndcg: idcg ? dcg / idcg : 0, zero: ranked.length === 0 };
 }
 
-export function aggregate(outcomes: QueryOutcome[]): Metrics {
-  const scored = outcomes.map((o) => ({ o, s: scoreQuery(o) }));
-  const pos = scored.filter(({ o }) => o.query.relevant.some((r) => r.grade > 0));
-  const none = scored.filter(({ o }) => !o.query.relevant.some((r) => r.grade > 0));
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  return {
-    queries: outcomes.length,
-    positives: pos.length,
-    mrr10: mean(pos.map((x) => x.s.rr10)),
-    recall5: mean(pos.map((x) => x.s.recall5)),
-    ndcg10: mean(pos.map((x) => x.s.ndcg10)),
-    zeroResultRate: mean(pos.map((x) => (x.s.hits === 0 ? 1 : 0))),
-    noAnswerQueries: none.length,
-    noMatchRate: none.length ? mean(none.map((x) => (x.s.hits === 0 ? 1 : 0))) : null,
-  };
+export interface Block {
+  n: number;
+  mrr10: number;
+  recall5: number;
+  ndcg10: number;
+  zeroRate: number;
 }
 
-/** Overall metrics and metrics per query type. */
-export function evaluate(outcomes: QueryOutcome[]): { overall: Metrics; byType: Record<string, Metrics> } {
-  const byType: Record<string, Metrics> = {};
-  for (const type of [...new Set(outcomes.map((o) => o.query.type))]) {
-    byType[type] = aggregate(outcomes.filter((o) => o.query.type === type));
-  }
-  return { overall: aggregate(outcomes), byType };
+export interface Summary {
+  overall: Block;
+  negatives: { n: number; noMatchRate: number };
+  byType: Record<string, Block>;
 }
 
-/** The negative-query no-match rate the targets speak of: queries of type "negative" only. */
-export function negativeNoMatchRate(outcomes: QueryOutcome[]): number | null {
-  const neg = outcomes.filter((o) => o.query.type === 'negative');
-  return neg.length ? neg.filter((o) => o.ranked.length === 0).length / neg.length : null;
+const avg = <T>(xs: T[], f: (x: T) => number) => (xs.length ? xs.reduce((a, x) => a + f(x), 0) / xs.length : NaN);
+
+/** Averages over the positive queries (overall and per type) and the no-match rate of the no-answer ones. */
+export function summarise(outcomes: QueryOutcome[]): Summary {
+  const rows = outcomes.map((o) => ({ q: o.query, s: scoreQuery(o.query, o.ranked) }));
+  const pos = rows.flatMap((r) => (r.s.negative ? [] : [{ q: r.q, s: r.s }]));
+  const neg = rows.flatMap((r) => (r.s.negative ? [r.s] : []));
+  const block = (xs: typeof pos): Block => ({
+    n: xs.length,
+    mrr10: avg(xs, (r) => r.s.rr),
+    recall5: avg(xs, (r) => r.s.recall5),
+    ndcg10: avg(xs, (r) => r.s.ndcg),
+    zeroRate: avg(xs, (r) => (r.s.zero ? 1 : 0)),
+  });
+  const byType: Record<string, Block> = {};
+  for (const t of [...new Set(pos.map((r) => r.q.type))].sort()) byType[t] = block(pos.filter((r) => r.q.type === t));
+  return { overall: block(pos), negatives: { n: neg.length, noMatchRate: avg(neg, (s) => (s.noMatch ? 1 : 0)) }, byType };
 }
