@@ -41,6 +41,11 @@ export const RiskSubject = Shape(
 );
 
 /** `data.debug` of a `/v2` answer asked with the debug flag. */
+const Evidence = Type.String({
+  enum: ['text', 'alias', 'activity', 'supporting', 'question'],
+  description: "Where the permit matched: `text` its own text (name, themes, departments, risk titles and texts), `alias` a name people use for it, `activity` an activity it is the principal permit for, `supporting` one it is also needed for, `question` a question people ask about it (docs/search-knowledge.md).",
+});
+
 export const SearchDebug = Shape(
   {
     normalized_query: Type.String({ description: 'The query after normalisation (width, case, traditional → simplified).' }),
@@ -52,6 +57,37 @@ export const SearchDebug = Shape(
       }),
       { description: 'The terms searched.' },
     ),
+    concepts: Type.Array(
+      Shape({
+        text: Type.String(),
+        kind: Type.String({
+          enum: ['content', 'single', 'light', 'intent', 'stage', 'bridge', 'sound'],
+          description: 'content/single: names what is asked about; light: qualifies it; intent: a question word or filler; stage: tells new, change, renewal, reissue or cancellation; bridge: a bigram across two words; sound: pinyin or initials.',
+        }),
+        weight: Type.Number(),
+        alternatives: Type.Array(Shape({ text: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS] }), weight: Type.Number() }), {
+          description: 'What the word may be matched as; each word counts once, by its best match.',
+        }),
+      }),
+      { description: 'The words of the question, as the ranking counts them.' },
+    ),
+    no_match_reason: Nullable(
+      Type.String({ enum: ['nothing', 'unexplained'] }),
+      '`nothing`: no permit matches any word of the question; `unexplained`: the best candidate explains too little of it; null when something matched.',
+    ),
+    subjects: Type.Array(Shape({ text: Type.String(), explained: Type.Number({ description: '0..1' }) }), {
+      description: 'The words an answer must explain, and how well the best-scoring candidate explains each.',
+    }),
+    cut: Type.Array(
+      Shape({
+        permit_id: Id(),
+        permit_name: Type.String(),
+        reason: Type.String({ enum: ['unexplained', 'relative', 'hit_unexplained'], description: '`unexplained`: the whole answer was refused; `relative`: far below the best hit; `hit_unexplained`: explains too little of the question.' }),
+        score: Type.Number(),
+        explained: Type.Number(),
+      }),
+      { description: 'Candidates left out of the answer, best first (at most ten).' },
+    ),
     region_filter: Nullable(Type.Array(Id()), 'The region ids the region values matched; null without a region filter.'),
     results: Type.Array(
       Shape({
@@ -59,8 +95,17 @@ export const SearchDebug = Shape(
         permit_name: Type.String(),
         region: Type.String({ description: 'The region name.' }),
         score: Type.Number(),
-        breakdown: Type.Record(Type.String(), Type.Number(), { description: 'Score per field (and `name_phrase`, the name-match bonus).' }),
+        breakdown: Type.Record(Type.String(), Type.Number(), {
+          description: 'Score per field (name, code, theme, department, risk_title, risk_text, pinyin, department_alias, alias, activity, supporting, question) and the factors: `explained_share`, `name_phrase`, `stage`.',
+        }),
         matched: Type.Array(Type.String()),
+        explained: Type.Number({ description: 'How well the permit explains the question (0..1).' }),
+        name_share: Type.Number({ description: 'Share of the permit name the question holds contiguously.' }),
+        stage_match: Type.Boolean({ description: 'The permit is of the stage the question asks about (a new application when it names none).' }),
+        concepts: Type.Array(
+          Shape({ concept: Type.String(), matched_as: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS] }), evidence: Evidence, score: Type.Number() }),
+          { description: 'Per word of the question that matched: its best match.' },
+        ),
       }),
       { description: 'Per result, in result order.' },
     ),

@@ -50,9 +50,14 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
     cache.set(key, holder.version, answer);
     return { ...answer, cached: false };
   }
+  const d = result.debug;
   const debug: Static<typeof SearchDebug> = {
-    normalized_query: result.debug.normalizedQuery,
-    terms: result.debug.terms,
+    normalized_query: d.normalizedQuery,
+    terms: d.terms,
+    concepts: d.concepts,
+    no_match_reason: d.noMatch as Static<typeof SearchDebug>['no_match_reason'],
+    subjects: d.subjects,
+    cut: d.cut.map((c) => ({ permit_id: c.permitId, permit_name: c.name, reason: c.reason, score: c.score, explained: c.explained })),
     region_filter: regionIds,
     results: hits.map((h) => ({
       permit_id: h.doc.permitId,
@@ -61,8 +66,12 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
       score: h.score,
       breakdown: h.breakdown ?? {},
       matched: h.matched,
+      explained: h.explain?.explained ?? 0,
+      name_share: h.explain?.nameShare ?? 0,
+      stage_match: h.explain?.stageMatch ?? false,
+      concepts: (h.explain?.concepts ?? []).map((c) => ({ concept: c.concept, matched_as: c.matchedAs, origin: c.origin, evidence: c.evidence, score: c.score })),
     })),
-    timings_us: result.debug.timingsUs,
+    timings_us: d.timingsUs,
     index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
   };
   return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug), gzipped: null, cached: false };

@@ -114,11 +114,34 @@ export interface RiskSubject {
   matched: string[];
 }
 
+export interface ConceptMatch {
+  concept: string;
+  matched_as: string;
+  origin: string;
+  evidence: string;
+  score: number;
+}
+
 export interface SearchDebug {
   normalized_query?: string;
   terms?: { term: string; origin: string; weight?: number }[];
+  concepts?: { text: string; kind: string; weight: number; alternatives: { text: string; origin: string; weight: number }[] }[];
+  no_match_reason?: string | null;
+  subjects?: { text: string; explained: number }[];
+  cut?: { permit_id: string; permit_name: string; reason: string; score: number; explained: number }[];
   region_filter?: string[] | null;
-  results?: { permit_id: string; permit_name: string; region: string; score: number; breakdown: Record<string, number>; matched: string[] }[];
+  results?: {
+    permit_id: string;
+    permit_name: string;
+    region: string;
+    score: number;
+    breakdown: Record<string, number>;
+    matched: string[];
+    explained?: number;
+    name_share?: number;
+    stage_match?: boolean;
+    concepts?: ConceptMatch[];
+  }[];
   timings_us?: Record<string, number>;
   index?: { documents?: number; age_ms?: number };
 }

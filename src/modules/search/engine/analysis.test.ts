@@ -33,19 +33,27 @@ describe('coreName', () => {
 
 describe('analyzeQuery', () => {
   const vocab = new PinyinVocab();
+  const concept = (q: string, text: string) => analyzeQuery(q, vocab).concepts.find((c) => c.text === text);
   const origins = (q: string) => new Map(analyzeQuery(q, vocab).terms.map((t) => [t.display, t.origin]));
 
-  it('weighs intent words down without dropping them', () => {
-    const plan = analyzeQuery('我想开网吧需要办什么证', vocab);
-    const weight = (key: string) => plan.terms.find((t) => t.key === key)?.weight ?? 0;
-    expect(weight('网吧')).toBe(1);
-    expect(weight('需要')).toBeGreaterThan(0);
-    expect(weight('需要')).toBeLessThan(0.3);
+  it('reads a question as words of kinds: subject, stage, intent — weighing intent words down without dropping them', () => {
+    expect(concept('我想开网吧需要办什么证', '网吧')).toMatchObject({ kind: 'content', weight: 1 });
+    expect(concept('我想开网吧需要办什么证', '开')).toMatchObject({ kind: 'stage' });
+    const need = concept('我想开网吧需要办什么证', '需要');
+    expect(need?.kind).toBe('intent');
+    expect(need?.weight).toBeGreaterThan(0);
+    expect(need?.weight).toBeLessThan(0.3);
+    expect(analyzeQuery('食品证丢了怎么补', vocab).stages).toContain('补办');
   });
 
-  it('adds synonyms, pinyin and initials terms', () => {
-    expect(origins('网吧').get('网咖')).toBe('synonym');
+  it('offers general synonyms, pinyin and initials as alternatives', () => {
+    expect(concept('许可变更', '变更')?.alternatives.map((a) => `${a.text}:${a.origin}`)).toContain('更改:synonym');
     expect(origins('shipin jingying').get('shi pin')).toBe('pinyin');
     expect(origins('spjy').get('spj')).toBe('initials');
+  });
+
+  it('marks the words of public services that are not permits of the catalogue', () => {
+    expect(concept('社保卡丢了怎么办', '社保卡')?.outside).toBe(true);
+    expect(concept('网吧搬家', '网吧')?.outside).toBe(false);
   });
 });

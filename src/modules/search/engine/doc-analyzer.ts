@@ -1,10 +1,12 @@
-import { FIELD_COUNT, Field } from './ranking-params.js';
+import { FIELD_BITS, FIELD_COUNT, Field, KNOWLEDGE_SPACES } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
 import { normalizeText } from './normalize.js';
 import { cutForSearch, cutWords } from './segmenter.js';
 import { readingKeys, runReadings } from './pinyin.js';
-import { emitBigrams, indexedLength, initialsKey, pinyinKey, runsOf, type BigramSink } from './terms.js';
+import { emitBigrams, initialsKey, pinyinKey, runsOf, type BigramSink } from './terms.js';
 import { coreName } from './name-forms.js';
+import { negations, overlapsNegation } from './negation.js';
+import { departmentNicknames, permitPhrases } from './permit-knowledge.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
 import type { TermDict } from './term-dict.js';
 import type { SearchDoc } from './types.js';
@@ -21,7 +23,7 @@ interface RunKeys {
   pinyin: string[] | null;
 }
 
-/** A long text's key occurrences (term id × 8 + field, as in `pairs`) and its field length. */
+/** A long text's key occurrences (term id and field, as in `pairs`) and its field length. */
 interface BodyKeys {
   pairs: Int32Array;
   length: number;
@@ -29,6 +31,7 @@ interface BodyKeys {
 
 // A local copy: the per-bigram path must not read an imported binding (slow in optimised code).
 const RISK_BODY = Field.RiskBody;
+const BITS = FIELD_BITS;
 
 /** Short fields repeat across regions and imports: their analysis is memoised up to this size. */
 const CACHE_LIMIT = 50_000;
@@ -38,9 +41,47 @@ const BODY_CACHE_PAIRS = 4_000_000;
 const MAX_KEY_COMBOS = 6;
 
 /**
+ * The keys a knowledge phrase is found by, each with the share of the phrase it stands for: the
+ * phrase itself (all of it), its latin tokens, and its words of two or more characters as the
+ * segmenter cuts them (奶茶店: 奶茶店, 奶茶 for two thirds), with the dictionary words inside
+ * those of four or more (宠物医院: 宠物, 医院 for half). Not its other bigrams nor its single
+ * characters: 茶店 or 店 alone say nothing of a permit, and 卖烟花 holds no 卖烟.
+ */
+export function phraseKeys(phrase: string): Map<string, number> {
+  const keys = new Map<string, number>([[phrase, 1]]);
+  const add = (key: string) => keys.set(key, Math.max(keys.get(key) ?? 0, key.length / phrase.length));
+  for (const run of runsOf(phrase)) {
+    const t = run.text;
+    if (!run.cjk || t.length <= 2) {
+      add(t);
+      continue;
+    }
+    const masked = negations(t);
+    for (const n of masked) add(n.compound);
+    let at = 0;
+    for (const w of cutWords(t)) {
+      const inside = w.length >= 4 ? cutForSearch(w) : [w];
+      for (const sub of inside) {
+        const i = at + w.indexOf(sub);
+        if (sub.length >= 2 && !overlapsNegation(masked, i, i + sub.length)) add(sub);
+      }
+      at += w.length;
+    }
+  }
+  return keys;
+}
+
+/** A permit's knowledge keys in one key space, with the share of a phrase each stands for (best of its phrases). */
+export interface KnowledgeKeys {
+  ids: Int32Array;
+  cover: Float32Array;
+}
+
+/**
  * Turns a document into index keys per field: unigrams, bigrams and jieba search-mode words for
- * the short fields (name, themes, departments, risk titles), bigrams for the long risk texts,
- * and pinyin/initials keys for the name. Keys are interned on the way.
+ * the short fields (name, themes, departments and their nicknames, risk titles), bigrams for the
+ * long risk texts, pinyin/initials keys for the name, and the knowledge phrases of the permit
+ * (docs/search-knowledge.md) in their own key spaces. Keys are interned on the way.
  */
 export class DocAnalyzer {
   private readonly cache = new Map<string, Analyzed>();
@@ -49,6 +90,8 @@ export class DocAnalyzer {
    * and segmenting and reading them is most of a name's cost.
    */
   private readonly runCache = new Map<string, RunKeys>();
+  /** Knowledge keys per key space of a permit name (names repeat across regions). */
+  private readonly knowledgeCache = new Map<string, KnowledgeKeys[]>();
   /**
    * Risk texts recur across permits and regions (the same statute, consequence and advice: a
    * catalogue holds each text about four times on average), so an import's index update memoises
@@ -58,11 +101,13 @@ export class DocAnalyzer {
   private readonly bodyCache = new Map<string, BodyKeys>();
   private bodyCachePairs = 0;
   memoiseBodies = true;
-  /** Key occurrences of the last analysed document, each as term id × 8 + field. */
+  /** Key occurrences of the last analysed document, each as term id << FIELD_BITS | field. */
   pairs = new Int32Array(4096);
   pairCount = 0;
   /** Field lengths (indexed characters) of the last analysed document. */
   readonly lengths = new Float64Array(FIELD_COUNT);
+  /** Knowledge keys of the last analysed document, one list per knowledge space (not in `pairs`). */
+  knowledgeKeys: KnowledgeKeys[] = [];
   private readonly bodySink: BigramSink;
 
   constructor(private readonly vocab: PinyinVocab, private readonly dict: TermDict) {
@@ -74,7 +119,7 @@ export class DocAnalyzer {
 
   private emit(term: number, field: Field): void {
     if (this.pairCount === this.pairs.length) this.pairs = ensureCapacity(this.pairs, this.pairCount + 1);
-    this.pairs[this.pairCount++] = term * 8 + field;
+    this.pairs[this.pairCount++] = (term << BITS) | field;
   }
 
   /** Analyses the document into `pairs` and `lengths`, interning new keys. */
@@ -92,6 +137,7 @@ export class DocAnalyzer {
     }
     lengths[Field.Theme] = this.shortList(doc.themes.map((t) => t.name), Field.Theme);
     lengths[Field.Dept] = this.shortList(doc.approvalDepartments, Field.Dept);
+    lengths[Field.DeptAlias] = this.shortList(doc.approvalDepartments.flatMap(departmentNicknames), Field.DeptAlias);
     lengths[Field.RiskTitle] = this.shortList(doc.risks.map((r) => r.title), Field.RiskTitle);
     let bodyLen = 0;
     for (const r of doc.risks) {
@@ -102,6 +148,7 @@ export class DocAnalyzer {
       if (r.riskType) bodyLen += this.body(r.riskType);
     }
     lengths[Field.RiskBody] = bodyLen;
+    this.knowledgeKeys = this.knowledge(doc.name);
   }
 
   /** Emits the bigrams and tokens of a long risk text (memoised); answers its field length. */
@@ -125,20 +172,6 @@ export class DocAnalyzer {
     return length;
   }
 
-  /** Field lengths only (into `lengths`), much cheaper than analyze for long texts. */
-  measure(doc: SearchDoc): void {
-    const lengths = this.lengths;
-    lengths.fill(0);
-    lengths[Field.Name] = lengths[Field.Pinyin] = this.short(doc.name, true).length;
-    lengths[Field.Code] = doc.code ? 1 : 0;
-    for (const t of doc.themes) lengths[Field.Theme] += this.short(t.name, false).length;
-    for (const d of doc.approvalDepartments) lengths[Field.Dept] += this.short(d, false).length;
-    for (const r of doc.risks) {
-      lengths[Field.RiskTitle] += this.short(r.title, false).length;
-      for (const t of [r.description, r.legalBasis, r.consequence, r.prevention, r.riskType]) if (t) lengths[Field.RiskBody] += indexedLength(t);
-    }
-  }
-
   private shortList(texts: string[], field: Field): number {
     let len = 0;
     for (const t of texts) {
@@ -147,6 +180,22 @@ export class DocAnalyzer {
       len += a.length;
     }
     return len;
+  }
+
+  /** The knowledge phrases of a permit name as keys, one list per knowledge space (each key once). */
+  private knowledge(name: string): KnowledgeKeys[] {
+    const hit = this.knowledgeCache.get(name);
+    if (hit) return hit;
+    const phrases = permitPhrases(name);
+    const relations = ['alias', 'principal', 'supporting', 'question'] as const;
+    const out = KNOWLEDGE_SPACES.map((space, i) => {
+      const cover = new Map<string, number>();
+      for (const p of phrases[relations[i]]) for (const [k, c] of phraseKeys(p)) cover.set(space.prefix + k, Math.max(cover.get(space.prefix + k) ?? 0, c));
+      return { ids: Int32Array.from(cover.keys(), (k) => this.dict.intern(k)), cover: Float32Array.from(cover.values()) };
+    });
+    if (this.knowledgeCache.size >= CACHE_LIMIT) this.knowledgeCache.clear();
+    this.knowledgeCache.set(name, out);
+    return out;
   }
 
   /**
@@ -176,7 +225,8 @@ export class DocAnalyzer {
     if (isName) {
       const core = coreName(text);
       const own = new Set(keys);
-      for (let i = 0; i + 1 < core.length; i++) if (!own.has(core.slice(i, i + 2))) keys.push(core.slice(i, i + 2));
+      const masked = negations(core);
+      for (let i = 0; i + 1 < core.length; i++) if (!own.has(core.slice(i, i + 2)) && !overlapsNegation(masked, i, i + 2)) keys.push(core.slice(i, i + 2));
       if (runs.length > 1 && /^[\u3400-\u9fff]+$/.test(core)) for (const k of this.runPinyin(core, null)) pinyinKeys.add(k);
     }
     const intern = (k: string) => this.dict.intern(k);
@@ -186,13 +236,19 @@ export class DocAnalyzer {
     return out;
   }
 
-  /** Unigrams, bigrams and search-mode words of 3+ characters of a CJK run; its words join the pinyin vocabulary. */
+  /**
+   * Unigrams, bigrams and search-mode words of 3+ characters of a CJK run; a negated word
+   * (negation.ts) gives its compound instead of its own keys. The run's words join the pinyin
+   * vocabulary.
+   */
   private runKeys(run: string): RunKeys {
     const hit = this.runCache.get(run);
     if (hit) return hit;
     const keys: string[] = [];
-    for (let i = 0; i < run.length; i++) keys.push(run[i]);
-    for (let i = 0; i + 1 < run.length; i++) keys.push(run.slice(i, i + 2));
+    const masked = negations(run);
+    for (const n of masked) keys.push(n.compound);
+    for (let i = 0; i < run.length; i++) if (!overlapsNegation(masked, i, i + 1)) keys.push(run[i]);
+    for (let i = 0; i + 1 < run.length; i++) if (!overlapsNegation(masked, i, i + 2)) keys.push(run.slice(i, i + 2));
     for (const w of cutForSearch(run)) if (w.length >= 3) keys.push(w);
     for (const w of cutWords(run)) this.vocab.addWord(w);
     const out = { keys, pinyin: null };

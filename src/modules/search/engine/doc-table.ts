@@ -1,4 +1,3 @@
-import { FIELD_COUNT } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
 import type { SearchDoc } from './types.js';
 
@@ -10,8 +9,7 @@ function popcount(x: number): number {
 
 /**
  * Per-document state: the documents by internal id, which ids are alive, which are searchable
- * (alive and visible), one bitset of searchable documents per region, and field length sums
- * for BM25F length normalisation.
+ * (alive and visible) and one bitset of searchable documents per region.
  */
 export class DocTable {
   readonly docs: (SearchDoc | null)[] = [];
@@ -21,7 +19,6 @@ export class DocTable {
   private regionBits: Uint32Array[] = [];
   /** Alive and visible: what may be returned. */
   private searchable = new Uint32Array(0);
-  readonly lengthSum = new Float64Array(FIELD_COUNT);
   aliveCount = 0;
   deadCount = 0;
 
@@ -37,7 +34,7 @@ export class DocTable {
     return this.docs[doc] != null;
   }
 
-  add(doc: SearchDoc, lengths: Float64Array): number {
+  add(doc: SearchDoc): number {
     const id = this.docs.length;
     this.docs.push(doc);
     this.growBitsets(id);
@@ -54,25 +51,19 @@ export class DocTable {
       this.searchable[id >>> 5] |= 1 << (id & 31);
       this.regionBits[r][id >>> 5] |= 1 << (id & 31);
     }
-    for (let f = 0; f < FIELD_COUNT; f++) this.lengthSum[f] += lengths[f];
     this.aliveCount++;
     return id;
   }
 
-  remove(id: number, lengths: Float64Array): void {
+  remove(id: number): void {
     const doc = this.docs[id];
     if (!doc) return;
     this.docs[id] = null;
     if (this.byPermit.get(doc.permitId) === id) this.byPermit.delete(doc.permitId);
     this.searchable[id >>> 5] &= ~(1 << (id & 31));
     this.regionBits[this.regionOf[id]][id >>> 5] &= ~(1 << (id & 31));
-    for (let f = 0; f < FIELD_COUNT; f++) this.lengthSum[f] -= lengths[f];
     this.aliveCount--;
     this.deadCount++;
-  }
-
-  averageLength(field: number): number {
-    return this.aliveCount > 0 ? Math.max(1, this.lengthSum[field] / this.aliveCount) : 1;
   }
 
   /**

@@ -46,10 +46,11 @@ describe('SearchIndex', () => {
     expect(ids(index, '建筑施工许可症')[0]).toBe('build');
   });
 
-  it('expands domain synonyms', () => {
+  it('finds permits by what people call them and by what they want to do (the knowledge files)', () => {
     expect(ids(index, '饭店')).toContain('food');
     expect(ids(index, '网吧')[0]).toBe('netbar');
     expect(ids(index, '网咖')[0]).toBe('netbar');
+    expect(ids(index, '开宾馆')[0]).toBe('hotel');
   });
 
   it('weighs intent words down instead of matching on them', () => {
@@ -86,14 +87,22 @@ describe('SearchIndex', () => {
     expect(hit.matched).toContain('食品经营许可');
   });
 
-  it('explains itself in debug mode', () => {
-    const res = index.search('食品經營許可正 spjy 饭店', { debug: true });
-    expect(res.debug?.normalizedQuery).toBe('食品经营许可正 spjy 饭店');
-    const origins = new Set(res.debug?.terms.map((t) => t.origin));
-    for (const o of ['bigram', 'initials', 'synonym', 'correction']) expect(origins).toContain(o);
+  it('explains itself in debug mode: terms, concepts, what matched each, and why the answer is empty', () => {
+    const res = index.search('食品經營許可症 spjy 饭店', { debug: true });
+    expect(res.debug?.normalizedQuery).toBe('食品经营许可症 spjy 饭店');
+    const origins = new Set(res.debug?.concepts.flatMap((c) => c.alternatives.map((a) => a.origin)));
+    for (const o of ['word', 'initials', 'synonym', 'correction']) expect(origins).toContain(o);
+    expect(new Set(res.debug?.terms.map((t) => t.origin))).toContain('bigram');
     expect(res.debug?.timingsUs.total).toBeGreaterThanOrEqual(0);
+    expect(res.debug?.noMatch).toBeNull();
     expect(Object.keys(res.hits[0].breakdown ?? {})).toContain('name');
+    // 饭店 is a restaurant: the food permit's knowledge, not its text, holds it.
+    expect(res.hits[0].explain?.concepts).toContainEqual(expect.objectContaining({ concept: '饭店', evidence: 'activity' }));
     expect(index.search('食品').hits[0].breakdown).toBeUndefined();
+    const none = index.search('公积金怎么提取', { debug: true });
+    expect(none.hits).toEqual([]);
+    expect(none.debug?.noMatch).toBe('unexplained');
+    expect(none.debug?.subjects).toContainEqual({ text: '公积金', explained: 0 });
   });
 });
 

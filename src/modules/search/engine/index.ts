@@ -1,22 +1,26 @@
+import { ConceptScorer, SPACE_COUNT, SPACES, type SpaceTerm } from './concept-score.js';
 import { DocAnalyzer } from './doc-analyzer.js';
 import { DocTable } from './doc-table.js';
-import { fieldBreakdown } from './explain.js';
+import { explainHit, planDebug } from './explain.js';
 import { matchedSubstrings } from './highlight.js';
 import { ImpactBuilder } from './impacts.js';
 import { PinyinVocab } from './pinyin-vocab.js';
 import { PostingBuffer } from './posting-buffer.js';
 import { Postings } from './postings.js';
 import { analyzeQuery } from './query-analyzer.js';
-import { rankCandidates, type ResolvedTerm } from './rank.js';
-import { MAX_HITS, P } from './ranking-params.js';
+import { rankCandidates } from './rank.js';
+import { KNOWLEDGE_SPACES, MAX_HITS, P } from './ranking-params.js';
 import { retrieveTopK, Scratch, type ScoredList } from './retrieve.js';
 import { TermDict } from './term-dict.js';
-import { isTextKey } from './terms.js';
+import { isSoundKey } from './terms.js';
 import type { SearchDoc, SearchHit, SearchOptions, SearchResult } from './types.js';
 
 export type { SearchDoc, SearchHit, SearchOptions, SearchResult, SearchDebug, SearchRisk } from './types.js';
 
 const micros = (from: number): number => Math.round((performance.now() - from) * 1000);
+
+/** Candidates whose retrieval score is under this share of the best are not re-ranked. */
+const RETRIEVAL_RELATIVE = 0.05;
 
 /**
  * In-memory search index over permit documents. Mutations are synchronous, so a search never
@@ -32,32 +36,24 @@ export class SearchIndex {
   private readonly scratch = new Scratch();
 
   /**
-   * Bulk build: a cheap first pass measures field lengths (for the averages BM25F normalises
-   * by), the second analyses each document once and buffers its (term, impact) postings, which
-   * are then placed term by term into the compact base segment. A permit given twice keeps its
-   * last version.
+   * Bulk build: each document is analysed once and its (term, impact) postings buffered, then
+   * placed term by term into the compact base segment. A permit given twice keeps its last version.
    */
   static build(docs: SearchDoc[]): SearchIndex {
     const index = new SearchIndex();
     const latest = new Map<string, SearchDoc>();
     for (const d of docs) latest.set(d.permitId, d);
-    const unique = [...latest.values()];
     const { dict, table, impacts, analyzer } = index;
-    for (const doc of unique) {
-      analyzer.measure(doc);
-      table.add(doc, analyzer.lengths);
-    }
-    const avg = (f: number) => table.averageLength(f);
     const buffer = new PostingBuffer();
     const push = (t: number, impact: number) => {
       buffer.push(t, impact);
-      dict.df[t]++;
-      if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
+      dict.count(t, impact);
     };
     analyzer.memoiseBodies = false;
-    for (const doc of unique) {
+    for (const doc of latest.values()) {
+      table.add(doc);
       impacts.collect(doc);
-      impacts.forEachImpact(avg, push);
+      impacts.forEachImpact(push);
       buffer.endDoc();
     }
     analyzer.memoiseBodies = true;
@@ -67,8 +63,8 @@ export class SearchIndex {
 
   /**
    * Loads what analysis needs on first use — the segmenter's dictionary, the pinyin tables, the
-   * lexicon — about a second of work once per process, so that no request (the first search, the
-   * index update of the first import) pays for it.
+   * lexicon and knowledge — about a second of work once per process, so that no request (the
+   * first search, the index update of the first import) pays for it.
    */
   static warmUp(): void {
     SearchIndex.build([]).search('开办食品经营许可');
@@ -93,11 +89,10 @@ export class SearchIndex {
     const old = this.table.idOf(doc.permitId);
     if (old !== undefined) this.removeId(old);
     const { dict, table, impacts } = this;
+    const id = table.add(doc);
     impacts.collect(doc);
-    const id = table.add(doc, impacts.lengths);
-    impacts.forEachImpact((f) => table.averageLength(f), (t, impact) => {
-      dict.df[t]++;
-      if (impact > dict.maxImpact[t]) dict.maxImpact[t] = impact;
+    impacts.forEachImpact((t, impact) => {
+      dict.count(t, impact);
       this.postings.append(t, id, impact);
     });
     this.maybeCompact();
@@ -115,7 +110,7 @@ export class SearchIndex {
     if (!doc) return;
     this.impacts.collect(doc);
     this.impacts.forEachTerm((t) => this.dict.df[t]--);
-    this.table.remove(id, this.impacts.lengths);
+    this.table.remove(id);
   }
 
   /** Folds delta lists and drops removed documents once they amount to a quarter of the index. */
@@ -127,50 +122,87 @@ export class SearchIndex {
     }
   }
 
+  /** Live document frequency of a key (0 when unknown). */
+  private df(key: string): number {
+    const id = this.dict.lookup(key);
+    return id >= 0 ? this.dict.df[id] : 0;
+  }
+
+  /**
+   * Whether some permit is named by the key as written: it occurs in a field that tells what a
+   * permit is (its name, themes, risk titles — not only its long risk texts) or in its knowledge.
+   */
+  private named = (key: string): boolean => {
+    const id = this.dict.lookup(key);
+    return (id >= 0 && this.dict.df[id] > 0 && this.dict.telling[id] === 1) || KNOWLEDGE_SPACES.some((s) => this.df(s.prefix + key) > 0);
+  };
+
+  /**
+   * Each query term in each key space: its id and idf. The knowledge spaces share one idf: that
+   * of the documents holding the phrase in any of them — so that whether a phrase is a permit's
+   * principal activity or a supporting one is told by the space's weight alone, not by how many
+   * permits happen to list it — and never below the phrase's idf in the permits' own text: a
+   * phrase the knowledge ties to a permit is at least as telling as a mention in a risk text.
+   */
+  private resolve(keys: string[]): SpaceTerm[] {
+    const n = Math.max(1, this.table.aliveCount);
+    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const out: SpaceTerm[] = [];
+    for (const key of keys) {
+      const textId = this.dict.lookup(key);
+      const textDf = textId >= 0 ? this.dict.df[textId] : 0;
+      out.push({ id: textDf > 0 ? textId : -1, idf: idf(textDf) });
+      const sound = isSoundKey(key);
+      const ids = KNOWLEDGE_SPACES.map((s) => (sound ? -1 : this.dict.lookup(s.prefix + key)));
+      const df = ids.reduce((sum, id) => sum + (id >= 0 ? this.dict.df[id] : 0), 0);
+      const knowledgeIdf = textDf > 0 ? Math.max(idf(df), idf(textDf)) : idf(df);
+      for (const id of ids) out.push({ id: id >= 0 && this.dict.df[id] > 0 ? id : -1, idf: knowledgeIdf });
+    }
+    return out;
+  }
+
   search(query: string, opts: SearchOptions = {}): SearchResult {
     const t0 = performance.now();
     const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
-    const plan = analyzeQuery(query, this.vocab);
+    const plan = analyzeQuery(query, this.vocab, this.named);
     const tAnalyzed = performance.now();
-    const n = Math.max(1, this.table.aliveCount);
-    const terms: ResolvedTerm[] = plan.terms.map((term) => {
-      const id = this.dict.lookup(term.key);
-      const df = id >= 0 ? this.dict.df[id] : 0;
-      if (df <= 0) return { term, id: -1, scoreWeight: 0 };
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      return { term, id, scoreWeight: (term.weight * idf * (P.k1 + 1)) / 255 };
-    });
+    const resolved = this.resolve(plan.terms.map((t) => t.key));
+    const scorer = new ConceptScorer(plan, resolved);
     const lists: ScoredList[] = [];
-    terms.forEach((rt, term) => {
-      if (rt.id < 0) return;
-      const bound = rt.scoreWeight * this.dict.maxImpact[rt.id];
-      for (const s of this.postings.slices(rt.id)) {
-        lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, dense: s.dense, weight: rt.scoreWeight, bound, term });
-      }
+    resolved.forEach((rt, r) => {
+      const weight = scorer.listWeight[r];
+      if (rt.id < 0 || weight <= 0) return;
+      const bound = weight * this.dict.maxImpact[rt.id];
+      for (const s of this.postings.slices(rt.id)) lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, dense: s.dense, weight, bound, term: r });
     });
     const allowed = this.table.allowedBits(opts.regionIds);
-    const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, P.relativeCutoff / (1 + P.phraseBonus), this.scratch, this.table.capacity) : [];
+    const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity) : [];
     const tRetrieved = performance.now();
     const docOf = (d: number) => this.table.docs[d]!;
-    const ranked = rankCandidates(cands, { plan, terms, docOf }, limit);
-    const hits: SearchHit[] = ranked.map((r) => {
+    const outcome = rankCandidates(cands, { plan, scorer, docOf }, limit);
+    const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
-      const textKeys = new Set(r.matched.filter((m) => isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
-      const soundKeys = new Set(r.matched.filter((m) => !isTextKey(m.rt.term.key)).map((m) => m.rt.term.key));
+      const keys = new Set(r.hits.filter((h) => h.term % SPACE_COUNT === 0).map((h) => plan.terms[Math.floor(h.term / SPACE_COUNT)].key));
+      const textKeys = new Set([...keys].filter((k) => !isSoundKey(k)));
+      const soundKeys = new Set([...keys].filter(isSoundKey));
       return { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, plan, textKeys, soundKeys) };
     });
     if (!opts.debug) return { hits };
-    // Timings stop here: the breakdown below is debug-only work, not part of a search.
+    // Timings stop here: the explanations below are debug-only work, not part of a search.
     const rank = micros(tRetrieved);
     const total = micros(t0);
-    hits.forEach((hit, i) => (hit.breakdown = fieldBreakdown(hit.doc, ranked[i], this.analyzer, (f) => this.table.averageLength(f))));
+    hits.forEach((hit, i) => Object.assign(hit, explainHit(hit.doc, outcome.ranked[i], scorer, this.analyzer, resolved)));
     return {
       hits,
       debug: {
-        normalizedQuery: plan.normalized,
-        terms: plan.terms.map((t) => ({ term: t.display, origin: t.origin, weight: Math.round(t.weight * 1000) / 1000 })),
+        ...planDebug(plan),
+        noMatch: outcome.noMatch,
+        subjects: outcome.subjects.map((c, i) => ({ text: plan.concepts[c].text, explained: Math.round((outcome.bestSubjectQuality[i] ?? 0) * 1000) / 1000 })),
+        cut: outcome.cut.slice(0, 10).map((c) => ({ permitId: docOf(c.doc).permitId, name: docOf(c.doc).name, reason: c.reason, score: Math.round(c.score * 10000) / 10000, explained: Math.round(c.explained * 1000) / 1000 })),
         timingsUs: { analyze: Math.round((tAnalyzed - t0) * 1000), retrieve: Math.round((tRetrieved - tAnalyzed) * 1000), rank, total },
       },
     };
   }
 }
+
+export { SPACES };

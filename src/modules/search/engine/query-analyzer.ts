@@ -1,113 +1,165 @@
-import { getLexicon } from './lexicon.js';
-import { normalizeText } from './normalize.js';
-import { cutForSearch, tagWords } from './segmenter.js';
 import { pinyin } from 'pinyin-pro';
+import { getLexicon, type Stage } from './lexicon.js';
+import { negations } from './negation.js';
+import { normalizeText } from './normalize.js';
 import { MAX_CORRECTIONS, W } from './ranking-params.js';
+import { tagWords } from './segmenter.js';
 import { runsOf, type Run } from './terms.js';
-import { TermCollector, type QueryPlan } from './query-terms.js';
-import { addSynonyms } from './query-expansion.js';
+import { PlanBuilder, type Alternative, type ConceptKind, type QueryPlan } from './query-terms.js';
+import { synonymAlternatives, wordAlternatives } from './query-expansion.js';
 import { analyzeLatinRuns } from './query-latin.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
 
+/** Whether some permit is named by a key as written (its name, themes, risk titles or knowledge). */
+export type NamedKey = (key: string) => boolean;
+
 /**
- * Query analysis: the same normalisation as documents, bigrams and words of CJK runs with
- * intent words weighed down, synonyms from the domain dictionary, homophone corrections for
- * bigrams no permit name has, and pinyin/initials for latin runs.
+ * Query analysis: the same normalisation as documents, then concepts — the words of the question,
+ * each with what it can be matched as (itself, its synonyms, a homophone correction), weighed by
+ * what kind of word it is — plus the bigrams straddling two words as weak evidence of their own,
+ * and pinyin/initials for latin runs.
  */
-export function analyzeQuery(query: string, vocab: PinyinVocab): QueryPlan {
+export function analyzeQuery(query: string, vocab: PinyinVocab, named: NamedKey = () => true): QueryPlan {
   const normalized = normalizeText(query);
-  const posWeight = new Float32Array(normalized.length);
-  const out = new TermCollector();
+  const b = new PlanBuilder();
+  const stages = new Set<Stage>();
   const runs = runsOf(normalized);
   const latin: Run[] = [];
   for (const run of runs) {
-    if (run.cjk) analyzeCjkRun(run, vocab, out, posWeight);
-    else {
-      posWeight.fill(1, run.start, run.start + run.text.length);
-      latin.push(run);
-    }
+    if (run.cjk) analyzeCjkRun(run, vocab, named, b, stages);
+    else latin.push(run);
   }
-  const { syllables, initials } = analyzeLatinRuns(latin, vocab, out);
-  return { normalized, terms: out.terms(), posWeight, runs: runs.filter((r) => r.cjk).map((r) => r.text), syllables, initials };
+  const { syllables, initials } = analyzeLatinRuns(latin, vocab, b);
+  return { normalized, terms: b.terms, concepts: b.concepts, runs: runs.filter((r) => r.cjk).map((r) => r.text), syllables, initials, stages: [...stages] };
 }
 
 /**
  * Parts of speech that qualify rather than name what is asked about: pronouns, place and
  * direction words, time words, numerals, quantifiers, adverbs, prepositions, conjunctions,
- * particles, modal words. Such words weigh less (unless the domain vocabulary knows them).
+ * particles, modal words, and the names of places, people and organisations (where, who — not
+ * what). Such words weigh less (unless the domain knows them as words).
  */
 const LIGHT_TAGS = new Set(['r', 's', 'f', 't', 'm', 'q', 'd', 'p', 'c', 'u', 'y', 'e', 'o']);
+const LIGHT_NAMES = new Set(['ns', 'nr', 'nrt', 'nrfg', 'nt']);
 
-function analyzeCjkRun(run: Run, vocab: PinyinVocab, out: TermCollector, posWeight: Float32Array): void {
+/** What the name of an office ends with. */
+const OFFICE = /..(局|委|委员会|办|办公室|所|站|队|大队|中心|厅|部)$/;
+
+interface Token {
+  word: string;
+  tag: string;
+  start: number;
+  end: number;
+  /** The compound a negated word is indexed as (negation.ts). */
+  compound?: string;
+}
+
+function kindOf(t: Token, named: NamedKey): ConceptKind {
+  const lex = getLexicon();
+  if (t.compound) return 'content';
+  if (lex.intent.has(t.word)) return 'intent';
+  if (lex.stageOf.has(t.word)) return 'stage';
+  if (lex.generic.has(t.word)) return 'light';
+  if ((LIGHT_TAGS.has(t.tag[0]) || LIGHT_NAMES.has(t.tag)) && !lex.vocabularySet.has(t.word) && !named(t.word)) return 'light';
+  if (t.word.length > 1) return 'content';
+  // A one-character verb (找, 搞, 卖, 砍) takes its meaning from its object, which is a word of its own.
+  return t.tag.startsWith('v') ? 'light' : 'single';
+}
+
+function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBuilder, stages: Set<Stage>): void {
   const { text, start } = run;
   const lex = getLexicon();
-  const tagged = splitIntentAffixes(tagWords(text));
-  const words = tagged.map((t) => t.word);
-  const cw = new Float32Array(text.length).fill(1);
-  const wordAt = new Set<string>();
-  let p = 0;
-  for (const { word, tag } of tagged) {
-    if (lex.intent.has(word)) cw.fill(W.intentChar, p, p + word.length);
-    else if (LIGHT_TAGS.has(tag[0]) && !lex.groupsOf.has(word)) cw.fill(W.lightWord, p, p + word.length);
-    wordAt.add(word);
-    p += word.length;
+  const tokens = tokenize(text);
+  const concepts: { token: Token; alternatives: Alternative[]; kind: ConceptKind }[] = [];
+  for (const t of tokens) {
+    const kind = kindOf(t, named);
+    const stage = lex.stageOf.get(t.word);
+    if (stage) stages.add(stage);
+    const alternatives = t.compound
+      ? [{ text: t.word, origin: 'word' as const, weight: 1, expansion: false, parts: [{ term: b.term(t.compound, t.compound, 'word'), share: 1 }] }]
+      : [...wordAlternatives(t.word, t.word.length === 1 ? 'unigram' : 'word', 1, b), ...synonymAlternatives(t.word, 1, b)];
+    concepts.push({ token: t, alternatives, kind });
   }
-  posWeight.set(cw, start);
-  const meanWeight = (from: number, to: number) => cw.slice(from, to).reduce((a, b) => a + b, 0) / (to - from);
-
-  // Readings in the context of the query only: a typo is read the way its writer meant it.
-  // Worked out only when a bigram needs corrections (most queries are spelt as the names are).
-  let readings: string[][] | null = null;
-  const readingsOf = () => (readings ??= (pinyin(text, { type: 'array', toneType: 'none', v: true }) as string[]).map((p) => [p]));
-  if (text.length === 1) out.add(text, text, 'unigram', W.loneUnigram * cw[0], start, start + 1);
-  for (let i = 0; i + 1 < text.length; i++) {
-    const bigram = text.slice(i, i + 2);
-    const weight = meanWeight(i, i + 2);
-    out.add(bigram, bigram, wordAt.has(bigram) ? 'word' : 'bigram', weight, start + i, start + i + 2);
-    if (!vocab.isNameBigram(bigram) && !wordAt.has(bigram)) {
-      for (const alike of vocab.soundAlikes(bigram, readingsOf().slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
-        out.add(alike, alike, 'correction', W.correction * weight, start + i, start + i + 2);
-      }
-    }
+  addCorrections(text, tokens, concepts, vocab, named, b);
+  for (const c of concepts) {
+    const word = c.token.word;
+    const outside = c.kind === 'content' && lex.outside.some((w) => word.includes(w));
+    const office = c.kind === 'content' && (lex.offices.has(word) || OFFICE.test(word));
+    b.concept({ text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge: true, outside, office }, c.alternatives);
   }
-  p = 0;
-  for (const w of words) {
-    if (w.length === 1 && text.length > 1 && cw[p] === 1) out.add(w, w, 'unigram', W.unigram, start + p, start + p + 1);
-    p += w.length;
-  }
-  const seen = new Set<string>();
-  for (const w of [...words, ...cutForSearch(text)]) {
-    if (seen.has(w)) continue;
-    seen.add(w);
-    const at = text.indexOf(w);
-    const weight = meanWeight(at, at + w.length);
-    if (w.length >= 3) out.add(w, w, 'word', W.word * weight, start + at, start + at + w.length);
-    addSynonyms(w, weight, start + at, start + at + w.length, out);
+  // Bigrams across a word boundary: weak evidence that the two words stand together.
+  for (let i = 1; i < concepts.length; i++) {
+    const left = concepts[i - 1];
+    const right = concepts[i];
+    if (left.kind === 'intent' || right.kind === 'intent') continue;
+    const at = right.token.start;
+    const bigram = text.slice(at - 1, at + 1);
+    b.concept(
+      { text: bigram, start: start + at - 1, end: start + at + 1, kind: 'bridge', weight: W.bridge * Math.min(W[left.kind], W[right.kind]), knowledge: true },
+      [{ text: bigram, origin: 'bigram', weight: 1, expansion: false, parts: [{ term: b.term(bigram, bigram, 'bigram'), share: 1 }] }],
+    );
   }
 }
 
 /**
- * The segmenter glues intent words to short content words (想开 = 想 + 开, 开个 = 开 + 个);
- * such tokens are split back when the rest is a word of the domain vocabulary, so the intent
- * part is weighed down and the rest finds its synonyms.
+ * The run's words with their parts of speech. An intent or stage word glued to a word the domain
+ * knows is split off (想开 → 想 + 开, 开网吧 → 开 + 网吧, 注销公司 → 注销 + 公司), so that each
+ * counts as what it is; a negated word becomes one token with its prefix (非企业).
  */
-function splitIntentAffixes(tagged: { word: string; tag: string }[]): { word: string; tag: string }[] {
+function tokenize(text: string): Token[] {
   const lex = getLexicon();
-  const out: { word: string; tag: string }[] = [];
-  for (const t of tagged) {
+  const affix = (w: string) => lex.intent.has(w) || lex.stageOf.has(w);
+  const tokens: Token[] = [];
+  let p = 0;
+  for (const t of tagWords(text)) {
     const w = t.word;
     let split = false;
-    if (w.length >= 2 && !lex.intent.has(w) && !lex.groupsOf.has(w)) {
+    if (w.length >= 2 && !lex.intent.has(w) && !lex.stageOf.has(w)) {
       for (let cut = 1; cut < w.length && !split; cut++) {
         const head = w.slice(0, cut);
         const tail = w.slice(cut);
-        if (lex.intent.has(head) && lex.groupsOf.has(tail)) out.push({ word: head, tag: 'x' }, { word: tail, tag: t.tag });
-        else if (lex.intent.has(tail) && lex.groupsOf.has(head)) out.push({ word: head, tag: t.tag }, { word: tail, tag: 'x' });
-        else continue;
-        split = true;
+        if (affix(head) && lex.vocabularySet.has(tail)) {
+          tokens.push({ word: head, tag: 'x', start: p, end: p + cut }, { word: tail, tag: t.tag, start: p + cut, end: p + w.length });
+          split = true;
+        } else if (affix(tail) && lex.vocabularySet.has(head)) {
+          tokens.push({ word: head, tag: t.tag, start: p, end: p + cut }, { word: tail, tag: 'x', start: p + cut, end: p + w.length });
+          split = true;
+        }
       }
     }
-    if (!split) out.push(t);
+    if (!split) tokens.push({ word: w, tag: t.tag, start: p, end: p + w.length });
+    p += w.length;
   }
-  return out;
+  for (const n of negations(text)) {
+    const inside = tokens.filter((t) => t.start < n.wordEnd && t.end > n.start);
+    if (inside.length === 0) continue;
+    const from = Math.min(...inside.map((t) => t.start));
+    const to = Math.max(...inside.map((t) => t.end));
+    tokens.splice(tokens.indexOf(inside[0]), inside.length, { word: text.slice(from, to), tag: 'n', start: from, end: to, compound: n.compound });
+  }
+  return tokens;
+}
+
+/**
+ * Homophone corrections, only where the question is not an ordinary word with a match as
+ * written: a bigram that names no permit, not a word of the question, whose characters lie (at
+ * least one of them) outside any ordinary word that names one. The name bigrams that sound alike
+ * become alternatives of the words holding those characters.
+ */
+function addCorrections(text: string, tokens: Token[], concepts: { token: Token; alternatives: Alternative[]; kind: ConceptKind }[], vocab: PinyinVocab, named: NamedKey, b: PlanBuilder): void {
+  const settled = (t: Token) => t.tag !== 'x' && named(t.compound ?? t.word);
+  let readings: string[][] | null = null;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const bigram = text.slice(i, i + 2);
+    if (named(bigram) || tokens.some((t) => t.word === bigram && t.start === i)) continue;
+    const open = concepts.filter((c) => c.token.start < i + 2 && c.token.end > i && !settled(c.token) && c.kind !== 'intent');
+    if (open.length === 0) continue;
+    readings ??= (pinyin(text, { type: 'array', toneType: 'none', v: true }) as string[]).map((r) => [r]);
+    for (const alike of vocab.soundAlikes(bigram, readings.slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
+      for (const c of open) {
+        const share = 1 / Math.max(1, c.token.word.length - 1);
+        c.alternatives.push({ text: alike, origin: 'correction', weight: W.correction, expansion: true, parts: [{ term: b.term(alike, alike, 'correction'), share }] });
+      }
+    }
+  }
 }

@@ -1,36 +1,39 @@
 import { getLexicon } from './lexicon.js';
-import { W } from './ranking-params.js';
+import { cutForSearch } from './segmenter.js';
 import { runsOf } from './terms.js';
-import type { TermCollector } from './query-terms.js';
+import { W } from './ranking-params.js';
+import type { Alternative, PlanBuilder } from './query-terms.js';
 import type { TermOrigin } from './types.js';
 
-/** Terms that stand in for query text: synonyms from the domain dictionary and words found by sound. */
-
 /**
- * Members of the word's synonym groups. A member counts only as a whole: its own key when it is
- * one or two characters, its word key when longer (documents index words of 3+ characters).
+ * The ways a word can be found as written: a one- or two-character word as its own key; a longer
+ * one whole (documents index words of three or more characters), as its bigrams together, and as
+ * the longer words inside it, each standing for its share of the word.
  */
-export function addSynonyms(word: string, weight: number, from: number, to: number, out: TermCollector, origin: TermOrigin = 'synonym'): void {
-  const lex = getLexicon();
-  for (const g of lex.groupsOf.get(word) ?? []) {
-    for (const member of lex.groups[g]) if (member !== word) out.add(member, member, origin, W.synonym * weight, from, to);
+export function wordAlternatives(word: string, origin: TermOrigin, weight: number, b: PlanBuilder, expansion = false): Alternative[] {
+  const runs = runsOf(word);
+  if (runs.length !== 1 || !runs[0].cjk || word.length <= 2) {
+    return [{ text: word, origin, weight, expansion, parts: [{ term: b.term(word, word, origin), share: 1 }] }];
   }
+  const n = word.length - 1;
+  const bigrams = [];
+  for (let i = 0; i < n; i++) bigrams.push({ term: b.term(word.slice(i, i + 2), word.slice(i, i + 2), origin === 'word' ? 'bigram' : origin), share: 1 / n });
+  const out: Alternative[] = [
+    { text: word, origin, weight, expansion, parts: [{ term: b.term(word, word, origin), share: 1 }] },
+    { text: word, origin: origin === 'word' ? 'bigram' : origin, weight, expansion, parts: bigrams },
+  ];
+  for (const sub of new Set(cutForSearch(word))) {
+    if (sub.length >= 3 && sub !== word) out.push({ text: sub, origin, weight, expansion, parts: [{ term: b.term(sub, sub, origin), share: (sub.length - 1) / n }] });
+  }
+  return out;
 }
 
-/**
- * Adds the keys of a word standing for query positions [from, to): its bigrams (or its single
- * character), and its whole form when it has 3+ characters. The weight is spread when the word
- * has more bigrams than the budget, so a long stand-in does not outweigh the text it replaces.
- */
-export function addPhrase(phrase: string, origin: TermOrigin, weight: number, budget: number, from: number, to: number, out: TermCollector): void {
-  for (const run of runsOf(phrase)) {
-    const t = run.text;
-    if (!run.cjk || t.length === 1) {
-      out.add(t, t, origin, weight, from, to);
-      continue;
-    }
-    const each = weight * Math.min(1, budget / (t.length - 1));
-    for (let i = 0; i + 1 < t.length; i++) out.add(t.slice(i, i + 2), t.slice(i, i + 2), origin, each, from, to);
-    if (t.length >= 3) out.add(t, t, origin, W.word * weight, from, to);
+/** The word's synonyms from the general-language groups, each weighed below the word itself. */
+export function synonymAlternatives(word: string, weight: number, b: PlanBuilder, origin: TermOrigin = 'synonym'): Alternative[] {
+  const lex = getLexicon();
+  const out: Alternative[] = [];
+  for (const g of lex.groupsOf.get(word) ?? []) {
+    for (const member of lex.groups[g]) if (member !== word) out.push(...wordAlternatives(member, origin, W.synonym * weight, b, true));
   }
+  return out;
 }

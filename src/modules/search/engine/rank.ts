@@ -1,77 +1,157 @@
 import { nameForms } from './name-forms.js';
-import { P } from './ranking-params.js';
+import type { Stage } from './lexicon.js';
+import { stageOfName } from './permit-knowledge.js';
+import { EXPLAIN_WEIGHT, P } from './ranking-params.js';
+import type { ConceptScorer } from './concept-score.js';
 import type { Candidate } from './retrieve.js';
-import type { QueryPlan, QueryTerm } from './query-terms.js';
+import type { Concept, ConceptKind, QueryPlan } from './query-terms.js';
 import type { SearchDoc } from './types.js';
-
-/** A query term bound to the index: its term id (-1 if unknown) and its score per impact unit. */
-export interface ResolvedTerm {
-  term: QueryTerm;
-  id: number;
-  scoreWeight: number;
-}
 
 export interface Ranked {
   doc: number;
+  /** Final score: concepts × name match × stage. */
   score: number;
-  bm25: number;
-  phrase: number;
-  coverage: number;
-  /** Resolved terms the document holds, with the impact of each. */
-  matched: { rt: ResolvedTerm; impact: number }[];
+  /** Sum of the concepts' scores. */
+  base: number;
+  /** The factor the share of the question explained puts on the score. */
+  coord: number;
+  nameShare: number;
+  stageMatch: boolean;
+  /** How well the permit explains the question's subjects: their weighted mean quality, and the best. */
+  explained: number;
+  strongest: number;
+  /** How well it explains each subject (in the order of RankOutcome.subjects). */
+  subjectQuality: number[];
+  hits: Candidate['hits'];
+}
+
+/** Why the answer is empty, or why a candidate did not make it. */
+export type CutReason = 'nothing' | 'unexplained' | 'relative' | 'hit_unexplained';
+
+export interface RankOutcome {
+  ranked: Ranked[];
+  /** The question's subjects (concept indices): what a hit must explain. */
+  subjects: number[];
+  /** How well the best-scoring candidate explains each subject, answered or not (empty without one). */
+  bestSubjectQuality: number[];
+  /** Set when the answer is no_match. */
+  noMatch: CutReason | null;
+  /** Candidates cut after scoring (debug). */
+  cut: { doc: number; reason: CutReason; score: number; explained: number }[];
 }
 
 export interface RankContext {
   plan: QueryPlan;
-  /** Resolved query terms; candidates' hits index into this. */
-  terms: ResolvedTerm[];
+  scorer: ConceptScorer;
   docOf(doc: number): SearchDoc;
 }
 
 /**
- * Second stage on the retrieved candidates (best first): coverage of the query's
- * meaningful characters (the absolute floor: nonsense matches a sliver of the query at best),
- * the contiguous-match bonus on the permit name, then the cut relative to the best hit.
+ * Second stage on the retrieved candidates: concept scores, weighed by how much of the question
+ * they explain, the contiguous-match bonus on the permit name and the stage bonus; then the order
+ * — score, ties broken by region and permit code, never by an index's internal order — and the
+ * decisions: no_match when the best hit explains too little of the question, and the cut of hits
+ * far below the best or explaining too little.
  */
-export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: number): Ranked[] {
-  const { plan } = ctx;
-  let totalWeight = 0;
-  for (const w of plan.posWeight) totalWeight += w;
-  if (totalWeight <= 0) return [];
-  const ranked: Ranked[] = [];
-  const covered = new Uint8Array(plan.posWeight.length);
-  const floor = (P.relativeCutoff / (1 + P.phraseBonus)) * (cands[0]?.score ?? 0);
-  // Candidates often share a name (the same permit in several regions): one computation per name.
+export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: number): RankOutcome {
+  const { plan, scorer } = ctx;
+  const picked = subjects(plan);
+  if (picked.length === 0 || cands.length === 0) return { ranked: [], subjects: picked, bestSubjectQuality: [], noMatch: 'nothing', cut: [] };
+  const wantStages: Stage[] = plan.stages.filter((s) => s !== '新办');
   const shareByName = new Map<string, number>();
-  for (const c of cands) {
-    if (c.score < floor) continue;
-    const matched: Ranked['matched'] = [];
-    covered.fill(0);
-    for (const h of c.hits) {
-      const rt = ctx.terms[h.term];
-      matched.push({ rt, impact: h.impact });
-      // Initials n-grams hit names by chance too easily to count here; see below.
-      if (rt.term.key[0] === '^') continue;
-      const s = rt.term.spans;
-      for (let i = 0; i < s.length; i += 2) covered.fill(1, s[i], s[i + 1]);
-    }
-    const name = ctx.docOf(c.doc).name;
-    const initials = nameForms(name).initials;
-    for (const run of plan.initials) {
-      const { length, endA } = longestCommonRun(run.text, initials);
-      if (length >= 2) covered.fill(1, run.start + endA - length, run.start + endA);
-    }
-    let coveredWeight = 0;
-    for (let i = 0; i < covered.length; i++) if (covered[i]) coveredWeight += plan.posWeight[i];
-    const coverage = coveredWeight / totalWeight;
-    if (coverage < P.minCoverage) continue;
-    let phrase = shareByName.get(name);
-    if (phrase === undefined) shareByName.set(name, (phrase = nameMatchShare(plan, name)));
-    ranked.push({ doc: c.doc, score: c.score * (1 + P.phraseBonus * phrase), bm25: c.score, phrase, coverage, matched });
+  const all: Ranked[] = cands.map((c) => {
+    const doc = ctx.docOf(c.doc);
+    const s = scorer.score(c.hits);
+    let nameShare = shareByName.get(doc.name);
+    if (nameShare === undefined) shareByName.set(doc.name, (nameShare = nameMatchShare(plan, doc.name)));
+    const stage = stageOfName(doc.name);
+    const stageMatch = wantStages.length > 0 ? wantStages.includes(stage) : stage === '新办';
+    const { mean, strongest, each } = explanation(plan, picked, s.quality, doc.name);
+    // A permit that explains all of the question ranks above one that explains a part of it
+    // better: the score counts by how much of the question it explains.
+    const coord = P.coordFloor + (1 - P.coordFloor) * mean;
+    const score = s.total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? P.stageBonus : 0));
+    return { doc: c.doc, score, base: s.total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, hits: c.hits };
+  });
+  all.sort((a, b) => b.score - a.score || stableOrder(ctx.docOf(a.doc), ctx.docOf(b.doc)));
+  const best = all[0];
+  if (!best || best.score <= 0) return { ranked: [], subjects: picked, bestSubjectQuality: [], noMatch: 'nothing', cut: [] };
+  const cut: RankOutcome['cut'] = [];
+  const outcome = { subjects: picked, bestSubjectQuality: best.subjectQuality };
+  if (best.explained < P.minExplained || best.strongest < P.minStrongest) {
+    for (const r of all) cut.push({ doc: r.doc, reason: 'unexplained', score: r.score, explained: r.explained });
+    return { ranked: [], ...outcome, noMatch: 'unexplained', cut };
   }
-  ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
-  const best = ranked.length > 0 ? ranked[0].score : 0;
-  return ranked.filter((r) => r.score >= P.relativeCutoff * best).slice(0, limit);
+  const ranked: Ranked[] = [];
+  for (const r of all) {
+    const reason: CutReason | null = r.score < P.relativeCutoff * best.score ? 'relative' : r.explained < P.minExplainedHit ? 'hit_unexplained' : null;
+    if (reason) cut.push({ doc: r.doc, reason, score: r.score, explained: r.explained });
+    else if (ranked.length < limit) ranked.push(r);
+  }
+  return { ranked, ...outcome, noMatch: null, cut };
+}
+
+/** Ties: region, then permit code, then permit id — the same order whatever the index's history. */
+function stableOrder(a: SearchDoc, b: SearchDoc): number {
+  return cmp(a.regionId, b.regionId) || cmp(a.code ?? '', b.code ?? '') || cmp(a.permitId, b.permitId);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The concepts a hit must explain for the question to be answered: its subjects — the words that
+ * name what is asked about (content words, latin runs) — or, in a question without any, its
+ * other words (stages, light words); never intent words or bridges.
+ */
+function subjects(plan: QueryPlan): number[] {
+  const pick = (kinds: ConceptKind[]) => plan.concepts.flatMap((c, i) => (kinds.includes(c.kind) && !isLatinReading(c) ? [i] : []));
+  const main = pick(['content', 'single']);
+  return main.length > 0 ? main : pick(['light', 'stage']);
+}
+
+/** Pinyin and initials read from a latin run: they explain the run's letters, they are not subjects of their own. */
+const isLatinReading = (c: Concept) => c.kind === 'sound';
+
+/**
+ * How well a document explains the question's subjects: the weighted mean of their qualities
+ * (0..1) and the best of them. A latin run counts as explained as far as its letters are spelt
+ * by matched pinyin or initials (or, for initials, by a run of the permit name's initials).
+ */
+function explanation(plan: QueryPlan, picked: number[], quality: Float64Array, name: string): { mean: number; strongest: number; each: number[] } {
+  let sum = 0;
+  let total = 0;
+  let strongest = 0;
+  const each: number[] = [];
+  for (const i of picked) {
+    const c = plan.concepts[i];
+    let q = Math.min(1, quality[i]);
+    if (c.kind === 'content' && !isCjk(c.text)) q = Math.max(q, letterCoverage(plan, c, quality, name));
+    // A public service that is not a permit here is what such a question is about: unexplained, it
+    // outweighs the words a permit happens to share with the question.
+    const w = EXPLAIN_WEIGHT[c.kind] * (c.outside ? P.outsideWeight : 1);
+    sum += w * q;
+    total += w;
+    strongest = Math.max(strongest, q);
+    each.push(q);
+  }
+  return { mean: total > 0 ? sum / total : 0, strongest, each };
+}
+
+const isCjk = (text: string) => /^[\u3400-\u9fff]/.test(text);
+
+/** The share of a latin run's letters that matched pinyin or initials stand for, by their quality. */
+function letterCoverage(plan: QueryPlan, run: Concept, quality: Float64Array, name: string): number {
+  const q = new Float32Array(run.end - run.start);
+  plan.concepts.forEach((c, i) => {
+    if (!isLatinReading(c) || quality[i] <= 0) return;
+    for (let p = Math.max(c.start, run.start); p < Math.min(c.end, run.end); p++) q[p - run.start] = Math.max(q[p - run.start], Math.min(1, quality[i]));
+  });
+  for (const r of plan.initials) {
+    if (r.start !== run.start) continue;
+    const { length, endA } = longestCommonRun(r.text, nameForms(name).initials);
+    if (length >= 2) q.fill(1, endA - length, endA);
+  }
+  return q.reduce((a, b) => a + b, 0) / q.length;
 }
 
 /**

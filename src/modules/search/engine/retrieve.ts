@@ -1,19 +1,19 @@
 import { ensureCapacity, seek as seekImported } from './typed-arrays.js';
 import { accumulate, accumulateDense, keepAbove, lastBest, probe, survivors } from './kernels.js';
-import { byScore, kthLargest, SURVIVORS, survivorFloor } from './select.js';
+import { byScore, kthLargest, SURVIVORS, survivorFloor, topWithTies } from './select.js';
 import { seedThreshold } from './seeds.js';
 import type { Slice } from './postings.js';
 
 // Local binding for the hot loops (imported bindings are slower to read in optimised code).
 const seek = seekImported;
 
-/** One posting slice of a query term with its score multiplier and upper bound. */
+/** One posting slice of a looked-up query key with its score multiplier and upper bound. */
 export interface ScoredList extends Slice {
   /** Score of a posting = weight × impact. */
   weight: number;
   /** weight × the term's largest impact: no posting of the list scores more. */
   bound: number;
-  /** Index of the query term the list belongs to. */
+  /** Index of the looked-up key (query term × key space) the list belongs to. */
   term: number;
 }
 
@@ -98,8 +98,7 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedC
       const kth = kthLargest(acc, kept, kept.length, k, scratch);
       kept = kept.filter((d) => acc[d] >= kth);
     }
-    const ranked = byScore(Array.from(kept), acc).slice(0, k);
-    return withHits(lists, ranked, acc);
+    return withHits(lists, topWithTies(byScore(Array.from(kept), acc), acc, k), acc);
   } finally {
     for (let t = 0; t < count; t++) acc[touched[t]] = 0;
   }
@@ -119,8 +118,7 @@ function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, rela
     let best = 0;
     for (const d of cands) best = Math.max(best, acc[d]);
     const kept = Array.from(cands.subarray(0, keepAbove(cands, cands.length, acc, Math.max(relative * best, Number.MIN_VALUE))));
-    const ranked = byScore(kept, acc).slice(0, k);
-    return withHits(lists, ranked, acc);
+    return withHits(lists, topWithTies(byScore(kept, acc), acc, k), acc);
   } finally {
     for (const d of docs) acc[d] = 0;
   }

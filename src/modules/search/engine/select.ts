@@ -53,6 +53,22 @@ export function kthLargest(acc: Float32Array, touched: Int32Array, count: number
   return v[want];
 }
 
+/**
+ * The first k of documents sorted by score, and any after them that tie with the k-th: which of
+ * tied documents are kept must not depend on their internal ids (an index's history), so the
+ * ranking stage sees them all and orders them by a stable key.
+ */
+export function topWithTies(sorted: number[], acc: Float32Array, k: number): number[] {
+  if (sorted.length <= k) return sorted;
+  let end = k;
+  const kth = acc[sorted[k - 1]];
+  while (end < sorted.length && end < k * MAX_TIE_SPREAD && acc[sorted[end]] === kth) end++;
+  return sorted.slice(0, end);
+}
+
+/** Most candidates ties may add, as a multiple of the k asked for. */
+const MAX_TIE_SPREAD = 50;
+
 /** Documents by descending score, then ascending id (stable across runs). */
 export function byScore(docs: number[], acc: Float32Array): number[] {
   const keyed = docs.map((d) => ({ d, s: acc[d] }));

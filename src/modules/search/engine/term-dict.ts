@@ -15,6 +15,8 @@ export class TermDict {
   df = new Int32Array(1024);
   /** Upper bound of the quantised impact of any posting of the term (never lowered). */
   maxImpact = new Uint8Array(1024);
+  /** 1 once some document held the term in a field that tells what a permit is (impacts.ts; never lowered). */
+  telling = new Uint8Array(1024);
   private slotKeys = new Int32Array(1 << 16).fill(EMPTY);
   private slotIds = new Int32Array(1 << 16);
   private slotsUsed = 0;
@@ -27,6 +29,13 @@ export class TermDict {
     return this.ids.get(key) ?? -1;
   }
 
+  /** Records a posting of the term: its document frequency, largest impact and field kind. */
+  count(term: number, impact: number): void {
+    this.df[term]++;
+    if (impact > this.maxImpact[term]) this.maxImpact[term] = impact;
+    this.telling[term] |= impact & 1;
+  }
+
   intern(key: string): number {
     let id = this.ids.get(key);
     if (id === undefined) {
@@ -35,6 +44,7 @@ export class TermDict {
       this.keys.push(key);
       this.df = ensureCapacity(this.df, id + 1);
       this.maxImpact = ensureCapacity(this.maxImpact, id + 1);
+      this.telling = ensureCapacity(this.telling, id + 1);
     }
     return id;
   }

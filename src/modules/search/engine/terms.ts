@@ -2,12 +2,12 @@ import { CH_ALNUM, CH_CJK, charClass, foldTable, toSimplified } from './normaliz
 
 /**
  * Index keys. Text terms are the normalised text itself (unigram, bigram, word, latin token);
- * pinyin keys start with "~" and initials keys with "^", characters normalisation never leaves
- * in text, so the three kinds cannot collide.
+ * pinyin keys start with "~", initials keys with "^" and the knowledge spaces' keys with their own
+ * mark (ranking-params.ts): characters normalisation never leaves in text, so no two kinds collide.
  */
 export const pinyinKey = (syllables: string): string => '~' + syllables;
 export const initialsKey = (letters: string): string => '^' + letters;
-export const isTextKey = (key: string): boolean => key[0] !== '~' && key[0] !== '^';
+export const isSoundKey = (key: string): boolean => key[0] === '~' || key[0] === '^';
 
 // Local copies of imported tables and constants: hot loops read these, never the imports (reads
 // of imported bindings cost several times more in V8's optimised code).
@@ -49,15 +49,23 @@ export interface BigramSink {
   token(text: string): void;
 }
 
+const FEI = 0x975e; // 非
+const BU = 0x4e0d; // 不
+const YU = 0x4e88; // 予
+
 /**
  * Bigrams of CJK runs and latin tokens of long text, straight from the raw string (folding on
- * the fly): the hot path of indexing risk texts, so no strings are made for bigrams.
- * Returns the count of indexed characters (the field length).
+ * the fly): the hot path of indexing risk texts, so no strings are made for bigrams. The bigram
+ * right after 非 or 不予 is left out: 许可 in 不予许可 is not a 许可 (negation.ts, which the short
+ * fields use, needs the segmenter: too slow for these texts). Returns the count of indexed
+ * characters (the field length).
  */
 export function emitBigrams(raw: string, sink: BigramSink): number {
   const s = toSimplified(raw);
   let len = 0;
   let prev = 0;
+  let prev2 = 0;
+  let prev3 = 0;
   let tokenStart = -1;
   const n = s.length;
   for (let i = 0; i <= n; i++) {
@@ -72,9 +80,11 @@ export function emitBigrams(raw: string, sink: BigramSink): number {
     }
     if (k === CJK) {
       len++;
-      if (prev !== 0) sink.bigram(prev, c);
+      if (prev !== 0 && prev2 !== FEI && !(prev2 === YU && prev3 === BU)) sink.bigram(prev, c);
+      prev3 = prev2;
+      prev2 = prev;
       prev = c;
-    } else prev = 0;
+    } else prev = prev2 = prev3 = 0;
   }
   return len;
 }
@@ -83,19 +93,4 @@ function foldRange(s: string, from: number, to: number): string {
   let out = '';
   for (let i = from; i < to; i++) out += String.fromCharCode(fold[s.charCodeAt(i)]);
   return out;
-}
-
-/** The field length emitBigrams reports for a text, without producing keys. */
-export function indexedLength(raw: string): number {
-  let len = 0;
-  let inToken = false;
-  for (let i = 0; i < raw.length; i++) {
-    const k = cls[fold[raw.charCodeAt(i)]];
-    if (k === CJK) len++;
-    if (k === ALNUM) {
-      if (!inToken) len++;
-      inToken = true;
-    } else inToken = false;
-  }
-  return len;
 }

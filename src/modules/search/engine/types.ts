@@ -41,15 +41,44 @@ export interface SearchHit {
   matched: string[];
   /** Score per field (debug only). */
   breakdown?: Record<string, number>;
+  /** Why the permit ranks where it does (debug only). */
+  explain?: HitExplain;
 }
 
-/** How a query term was produced (shown by the debug output). */
+/** How a question word was produced or matched (shown by the debug output). */
 export const TERM_ORIGINS = ['word', 'bigram', 'unigram', 'synonym', 'pinyin', 'initials', 'correction'] as const;
 export type TermOrigin = (typeof TERM_ORIGINS)[number];
+
+/** One concept of the question as a hit matched it: the alternative and the key space. */
+export interface ConceptEvidence {
+  concept: string;
+  matchedAs: string;
+  origin: TermOrigin;
+  /** text (the permit's own text), alias, activity, supporting or question. */
+  evidence: string;
+  score: number;
+}
+
+export interface HitExplain {
+  /** How well the permit explains the question's subjects (mean quality 0..1), and the best explained one. */
+  explained: number;
+  strongest: number;
+  nameShare: number;
+  stageMatch: boolean;
+  concepts: ConceptEvidence[];
+}
 
 export interface SearchDebug {
   normalizedQuery: string;
   terms: { term: string; origin: TermOrigin; weight: number }[];
+  /** The question's concepts: each word with its kind, weight and what it may be matched as. */
+  concepts: { text: string; kind: string; weight: number; alternatives: { text: string; origin: TermOrigin; weight: number }[] }[];
+  /** Why the answer is empty (no_match), or null. */
+  noMatch: string | null;
+  /** The words the answer must explain, and how well the best-scoring candidate explains each (0..1). */
+  subjects: { text: string; explained: number }[];
+  /** Candidates that did not make the answer, best first (at most ten), with why. */
+  cut: { permitId: string; name: string; reason: string; score: number; explained: number }[];
   timingsUs: { analyze: number; retrieve: number; rank: number; total: number };
 }
 

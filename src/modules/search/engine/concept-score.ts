@@ -1,0 +1,160 @@
+import { P, SPACE_WEIGHT, type Evidence } from './ranking-params.js';
+import { inShortField } from './impacts.js';
+import { isSoundKey } from './terms.js';
+import type { QueryPlan } from './query-terms.js';
+
+/** The key spaces a query term is looked up in, in order: the permit's own text, then the knowledge spaces. */
+export const SPACES: Evidence[] = ['text', 'alias', 'activity', 'supporting', 'question'];
+const S = SPACES.length;
+
+/** How much a match in each space counts as evidence that a concept is explained (the no_match decision). */
+const QUALITY: Record<Evidence, number> = { text: 1, alias: 1, activity: 1, supporting: 0.7, question: 0.6 };
+
+/** A query key in one space, bound to the index: its id (-1 when no document holds it) and idf. */
+export interface SpaceTerm {
+  id: number;
+  idf: number;
+}
+
+/**
+ * One part of an evidence group: a looked-up key, its score per impact unit, and the share of the
+ * concept it covers — `short` where the key is in a short field or a knowledge space, `long`
+ * where the permit's own text holds it only in its long risk texts.
+ */
+interface Entry {
+  group: number;
+  coef: number;
+  short: number;
+  long: number;
+}
+
+/** What a concept was matched by in a document (debug). */
+export interface ConceptMatch {
+  concept: number;
+  alternative: number;
+  space: Evidence;
+  score: number;
+  quality: number;
+}
+
+export interface ConceptScores {
+  /** Sum of the concepts' scores, added in concept order. */
+  total: number;
+  /** Per concept: its score and how well it is explained (0..1). */
+  scores: Float64Array;
+  quality: Float64Array;
+}
+
+/**
+ * Scores documents by concepts: each concept counts once, by its best evidence — the best of its
+ * alternatives (the word typed, whole or as bigrams, its synonyms, its corrections) in the best
+ * key space — so that a word found three ways is not worth three words. An expansion's idf never
+ * exceeds that of the typed word, so a synonym never outranks the word the person typed.
+ *
+ * Entries are built once per query; a document is then scored from its hits alone. The result
+ * depends only on the document's impacts, never on the order hits arrive in.
+ */
+export class ConceptScorer {
+  /** Per looked-up key (term × space): the evidence groups it is part of. */
+  private readonly entries: Entry[][];
+  private readonly groupConcept: number[] = [];
+  private readonly groupAlternative: number[] = [];
+  private readonly groupSpace: number[] = [];
+  /** Per group: what it says of its concept as evidence (alternative weight × space quality). */
+  private readonly groupFactor: number[] = [];
+  private readonly groupScore: Float64Array;
+  private readonly groupQuality: Float64Array;
+  /** Per key: the most one posting's impact unit can add over all concepts (retrieval's weights). */
+  readonly listWeight: Float64Array;
+
+  constructor(readonly plan: QueryPlan, readonly resolved: SpaceTerm[]) {
+    this.entries = resolved.map(() => []);
+    const k1 = P.k1;
+    const perConcept = new Map<number, number>();
+    this.listWeight = new Float64Array(resolved.length);
+    plan.concepts.forEach((c, ci) => {
+      const cap = typedIdf(c.alternatives, resolved);
+      perConcept.clear();
+      c.alternatives.forEach((a, ai) => {
+        SPACES.forEach((space, si) => {
+          if (si > 0 && !c.knowledge) return;
+          const group = this.groupConcept.length;
+          let any = false;
+          for (const part of a.parts) {
+            if (si > 0 && isSoundKey(plan.terms[part.term].key)) continue;
+            const r = part.term * S + si;
+            const t = resolved[r];
+            if (t.id < 0) continue;
+            const idf = a.expansion ? Math.min(t.idf, cap) : t.idf;
+            const coef = (c.weight * a.weight * SPACE_WEIGHT[space] * part.share * idf * (k1 + 1)) / 255;
+            // An office is named by the approving department, a field that says who, not what.
+            const long = si === 0 && !c.office ? part.share * P.riskTextQuality : part.share;
+            this.entries[r].push({ group, coef, short: part.share, long });
+            perConcept.set(r, Math.max(perConcept.get(r) ?? 0, coef));
+            any = true;
+          }
+          if (!any) return;
+          this.groupConcept.push(ci);
+          this.groupAlternative.push(ai);
+          this.groupSpace.push(si);
+          this.groupFactor.push(a.weight * QUALITY[space]);
+        });
+      });
+      for (const [r, w] of perConcept) this.listWeight[r] += w;
+    });
+    this.groupScore = new Float64Array(this.groupConcept.length);
+    this.groupQuality = new Float64Array(this.groupConcept.length);
+  }
+
+  /** Scores one document from its hits: (key index, impact) pairs. */
+  score(hits: { term: number; impact: number }[], out?: ConceptMatch[]): ConceptScores {
+    const n = this.plan.concepts.length;
+    const scores = new Float64Array(n);
+    const quality = new Float64Array(n);
+    const sorted = hits.slice().sort((a, b) => a.term - b.term);
+    const touched: number[] = [];
+    const full = 255 * P.fullImpact;
+    for (const h of sorted) {
+      for (const e of this.entries[h.term]) {
+        if (this.groupScore[e.group] === 0 && this.groupQuality[e.group] === 0) touched.push(e.group);
+        this.groupScore[e.group] += e.coef * h.impact;
+        this.groupQuality[e.group] += (inShortField(h.impact) ? e.short : e.long) * Math.min(1, h.impact / full);
+      }
+    }
+    const best = out ? new Map<number, ConceptMatch>() : null;
+    for (const g of touched) {
+      const c = this.groupConcept[g];
+      const s = this.groupScore[g];
+      // A word matched in part (居住 of 居住证) is much less of an explanation than its share.
+      const q = this.groupFactor[g] * this.groupQuality[g] ** P.partialPower;
+      if (s > scores[c]) {
+        scores[c] = s;
+        best?.set(c, { concept: c, alternative: this.groupAlternative[g], space: SPACES[this.groupSpace[g]], score: s, quality: q });
+      }
+      if (q > quality[c]) quality[c] = q;
+      this.groupScore[g] = 0;
+      this.groupQuality[g] = 0;
+    }
+    let total = 0;
+    for (let c = 0; c < n; c++) total += scores[c];
+    if (best && out) out.push(...[...best.values()].sort((a, b) => a.concept - b.concept));
+    return { total, scores, quality };
+  }
+}
+
+/** The highest idf of the typed alternatives' keys in any space (no cap when none is indexed). */
+function typedIdf(alternatives: QueryPlan['concepts'][number]['alternatives'], resolved: SpaceTerm[]): number {
+  let cap = -1;
+  for (const a of alternatives) {
+    if (a.expansion) continue;
+    for (const p of a.parts) {
+      for (let s = 0; s < S; s++) {
+        const t = resolved[p.term * S + s];
+        if (t.id >= 0) cap = Math.max(cap, t.idf);
+      }
+    }
+  }
+  return cap < 0 ? Infinity : cap;
+}
+
+export const SPACE_COUNT = S;
