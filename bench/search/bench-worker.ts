@@ -2,6 +2,7 @@
  * One engine on one corpus in a fresh process (so heap figures are its own); prints one JSON
  * line. Run by bench.ts: node --expose-gc --import tsx bench/search/bench-worker.ts <engine> <real|scale>
  */
+import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { summarise } from '../../src/modules/search/engine/relevance-metrics.js';
 import { corpusDocs, loadCorpus, loadQueries, regionFilter } from './corpus.js';
@@ -14,12 +15,23 @@ import { Fts5Engine } from './engines/fts5.js';
 import { MiniSearchEngine } from './engines/minisearch.js';
 import { OurEngine } from './engines/ours.js';
 
-const ENGINES: Record<string, () => BenchEngine> = {
+const ENGINES: Record<string, () => BenchEngine | Promise<BenchEngine>> = {
   ours: () => new OurEngine(),
   minisearch: () => new MiniSearchEngine(),
   flexsearch: () => new FlexSearchEngine(),
   fts5: () => new Fts5Engine(),
 };
+
+/** The engine of another checkout of the project (bench.ts --baseline), behind the same interface as ours. */
+async function baselineEngine(dir: string): Promise<BenchEngine> {
+  const { SearchIndex } = (await import(join(dir, 'src/modules/search/engine/index.ts'))) as typeof import('../../src/modules/search/engine/index.js');
+  let index = SearchIndex.build([]);
+  return {
+    name: 'baseline engine',
+    build: (docs) => void (index = SearchIndex.build(docs)),
+    search: (query, regionIds) => index.search(query, { regionIds }).hits.map((h) => h.doc.permitId),
+  };
+}
 
 async function settledMemory(): Promise<NodeJS.MemoryUsage> {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -39,7 +51,7 @@ async function main(): Promise<void> {
   const real = corpusDocs(corpus);
   const docs = corpusKind === 'scale' ? scaleCorpus(real) : real;
   const dev = loadQueries();
-  const engine = ENGINES[engineName]();
+  const engine = engineName.startsWith('baseline:') ? await baselineEngine(engineName.slice('baseline:'.length)) : await ENGINES[engineName]();
 
   const before = await settledMemory();
   const t0 = performance.now();

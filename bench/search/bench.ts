@@ -6,15 +6,22 @@
  * index memory (growth from before the build; RSS growth for SQLite, whose memory is native),
  * p50/p99/p99.9 latency over 10,000 queries (dev queries plus generated ones, cycled), and
  * relevance on the dev queries (real corpus only). --scale adds the synthetic corpus of
- * 100,000 permits and 1,000,000 risks.
+ * 100,000 permits and 1,000,000 risks. --baseline <git ref> adds the engine as it was at that
+ * commit (checked out into a temporary worktree), and the ratios of ours to it: machines here are
+ * shared, so speed targets are judged against a baseline measured in the same run.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const scale = args.includes('--scale');
 const engineArg = args[args.indexOf('--engines') + 1];
 const engines = args.includes('--engines') && engineArg ? engineArg.split(',') : ['ours', 'minisearch', 'flexsearch', 'fts5'];
+const baselineRef = args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : null;
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const worker = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const WORKER_TIMEOUT_MS = 30 * 60_000;
 
@@ -53,12 +60,30 @@ function run(engine: string, corpus: string): Row {
   }
 }
 
+/** A worktree of the repository at the baseline commit, its dependencies those of this checkout. */
+function baselineWorktree(ref: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'lawrisk-baseline-')), 'tree');
+  execFileSync('git', ['-C', root, 'worktree', 'add', '--detach', dir, ref], { stdio: 'ignore' });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+const baselineDir = baselineRef ? baselineWorktree(baselineRef) : null;
+if (baselineDir) engines.push(`baseline:${baselineDir}`);
+process.on('exit', () => {
+  if (!baselineDir) return;
+  execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', baselineDir], { stdio: 'ignore' });
+  rmSync(join(baselineDir, '..'), { recursive: true, force: true });
+});
+
 const f = (x: number | undefined, d = 3) => (x == null ? '-' : x.toFixed(d));
 for (const corpus of scale ? ['real', 'scale'] : ['real']) {
   console.log(`\n== corpus: ${corpus} ==`);
   console.log('engine               | permits | risks   | build s | heap MB | index MB | p50 ms | p99 ms | p99.9 ms | MRR@10 | R@5   | nDCG@10 | neg no_match');
+  const rows = new Map<string, Row>();
   for (const engine of engines) {
     const r = run(engine, corpus);
+    rows.set(engine, r);
     if (r.error) {
       console.log(`${(r.engine ?? engine).padEnd(20)} | failed: ${r.error.split('\n')[0]}`);
       continue;
@@ -81,5 +106,11 @@ for (const corpus of scale ? ['real', 'scale'] : ['real']) {
         rel?.negativeNoMatch != null ? f(rel.negativeNoMatch, 2) : '-',
       ].join(' | '),
     );
+  }
+  const ours = rows.get('ours');
+  const base = baselineDir ? rows.get(`baseline:${baselineDir}`) : undefined;
+  if (ours && base && !ours.error && !base.error) {
+    const ratio = (a?: number, b?: number) => (a && b ? (a / b).toFixed(2) : '-');
+    console.log(`ours / baseline ${baselineRef}: build ${ratio(ours.buildMs, base.buildMs)}×, p50 ${ratio(ours.p50Ms, base.p50Ms)}×, p99 ${ratio(ours.p99Ms, base.p99Ms)}×, p99.9 ${ratio(ours.p999Ms, base.p999Ms)}×`);
   }
 }

@@ -10,6 +10,16 @@ const S = SPACES.length;
 /** How much a match in each space counts as evidence that a concept is explained (the no_match decision). */
 const QUALITY: Record<Evidence, number> = { text: 1, alias: 1, activity: 1, supporting: 0.7, question: 0.6 };
 
+/** The query terms looked up in the knowledge spaces: those of typed alternatives of concepts that may match there. */
+export function knowledgeTerms(plan: QueryPlan): Set<number> {
+  const out = new Set<number>();
+  for (const c of plan.concepts) {
+    if (!c.knowledge) continue;
+    for (const a of c.alternatives) if (!a.expansion) for (const p of a.parts) if (!isSoundKey(plan.terms[p.term].key)) out.add(p.term);
+  }
+  return out;
+}
+
 /** A query key in one space, bound to the index: its id (-1 when no document holds it) and idf. */
 export interface SpaceTerm {
   id: number;
@@ -28,22 +38,14 @@ interface Entry {
   long: number;
 }
 
-/** What a concept was matched by in a document (debug). */
+/** What a concept was matched by in a document (debug, highlighting). */
 export interface ConceptMatch {
   concept: number;
   alternative: number;
   space: Evidence;
   score: number;
-  quality: number;
 }
 
-export interface ConceptScores {
-  /** Sum of the concepts' scores, added in concept order. */
-  total: number;
-  /** Per concept: its score and how well it is explained (0..1). */
-  scores: Float64Array;
-  quality: Float64Array;
-}
 
 /**
  * Scores documents by concepts: each concept counts once, by its best evidence — the best of its
@@ -66,6 +68,11 @@ export class ConceptScorer {
   private readonly groupQuality: Float64Array;
   /** Per key: the most one posting's impact unit can add over all concepts (retrieval's weights). */
   readonly listWeight: Float64Array;
+  /** Per concept, for the document last scored: its score, how well it is explained (0..1), and its best evidence group (-1: none). */
+  readonly scores: Float64Array;
+  readonly quality: Float64Array;
+  readonly bestGroup: Int32Array;
+  private readonly touched: number[] = [];
 
   constructor(readonly plan: QueryPlan, readonly resolved: SpaceTerm[]) {
     this.entries = resolved.map(() => []);
@@ -77,7 +84,8 @@ export class ConceptScorer {
       perConcept.clear();
       c.alternatives.forEach((a, ai) => {
         SPACES.forEach((space, si) => {
-          if (si > 0 && !c.knowledge) return;
+          // The knowledge holds the everyday variants itself: only what was typed is looked up there.
+          if (si > 0 && (!c.knowledge || a.expansion)) return;
           const group = this.groupConcept.length;
           let any = false;
           for (const part of a.parts) {
@@ -104,41 +112,54 @@ export class ConceptScorer {
     });
     this.groupScore = new Float64Array(this.groupConcept.length);
     this.groupQuality = new Float64Array(this.groupConcept.length);
+    this.scores = new Float64Array(plan.concepts.length);
+    this.quality = new Float64Array(plan.concepts.length);
+    this.bestGroup = new Int32Array(plan.concepts.length);
   }
 
-  /** Scores one document from its hits: (key index, impact) pairs. */
-  score(hits: { term: number; impact: number }[], out?: ConceptMatch[]): ConceptScores {
-    const n = this.plan.concepts.length;
-    const scores = new Float64Array(n);
-    const quality = new Float64Array(n);
-    const sorted = hits.slice().sort((a, b) => a.term - b.term);
-    const touched: number[] = [];
+  /**
+   * Scores one document from its hits — (key index, impact) pairs in ascending key order — into
+   * `scores` and `quality`; answers the sum of the concepts' scores, added in concept order.
+   */
+  score(hits: { term: number; impact: number }[]): number {
+    const { scores, quality, bestGroup, touched, groupScore, groupQuality } = this;
+    scores.fill(0);
+    quality.fill(0);
+    bestGroup.fill(-1);
+    touched.length = 0;
     const full = 255 * P.fullImpact;
-    for (const h of sorted) {
+    for (const h of hits) {
       for (const e of this.entries[h.term]) {
-        if (this.groupScore[e.group] === 0 && this.groupQuality[e.group] === 0) touched.push(e.group);
-        this.groupScore[e.group] += e.coef * h.impact;
-        this.groupQuality[e.group] += (inShortField(h.impact) ? e.short : e.long) * Math.min(1, h.impact / full);
+        if (groupScore[e.group] === 0 && groupQuality[e.group] === 0) touched.push(e.group);
+        groupScore[e.group] += e.coef * h.impact;
+        groupQuality[e.group] += (inShortField(h.impact) ? e.short : e.long) * Math.min(1, h.impact / full);
       }
     }
-    const best = out ? new Map<number, ConceptMatch>() : null;
     for (const g of touched) {
       const c = this.groupConcept[g];
-      const s = this.groupScore[g];
-      // A word matched in part (居住 of 居住证) is much less of an explanation than its share.
-      const q = this.groupFactor[g] * this.groupQuality[g] ** P.partialPower;
+      const s = groupScore[g];
+      // A word matched in part (居住 of 居住证) is less of an explanation than its share.
+      const q = this.groupFactor[g] * groupQuality[g] ** P.partialPower;
       if (s > scores[c]) {
         scores[c] = s;
-        best?.set(c, { concept: c, alternative: this.groupAlternative[g], space: SPACES[this.groupSpace[g]], score: s, quality: q });
+        bestGroup[c] = g;
       }
       if (q > quality[c]) quality[c] = q;
-      this.groupScore[g] = 0;
-      this.groupQuality[g] = 0;
+      groupScore[g] = 0;
+      groupQuality[g] = 0;
     }
     let total = 0;
-    for (let c = 0; c < n; c++) total += scores[c];
-    if (best && out) out.push(...[...best.values()].sort((a, b) => a.concept - b.concept));
-    return { total, scores, quality };
+    for (let c = 0; c < scores.length; c++) total += scores[c];
+    return total;
+  }
+
+  /** What matched each concept, given the best groups of a scored document (debug, highlighting). */
+  matches(bestGroup: Int32Array, scores?: Float64Array): ConceptMatch[] {
+    const out: ConceptMatch[] = [];
+    bestGroup.forEach((g, c) => {
+      if (g >= 0) out.push({ concept: c, alternative: this.groupAlternative[g], space: SPACES[this.groupSpace[g]], score: scores ? scores[c] : 0 });
+    });
+    return out;
   }
 }
 

@@ -6,7 +6,7 @@ import { readingKeys, runReadings } from './pinyin.js';
 import { emitBigrams, initialsKey, pinyinKey, runsOf, type BigramSink } from './terms.js';
 import { coreName } from './name-forms.js';
 import { negations, overlapsNegation } from './negation.js';
-import { departmentNicknames, permitPhrases } from './permit-knowledge.js';
+import { departmentNicknames, permitPhrases, phraseKeys } from './permit-knowledge.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
 import type { TermDict } from './term-dict.js';
 import type { SearchDoc } from './types.js';
@@ -39,37 +39,6 @@ const CACHE_LIMIT = 50_000;
 const BODY_CACHE_PAIRS = 4_000_000;
 /** Reading combinations kept per window of a polyphonic name. */
 const MAX_KEY_COMBOS = 6;
-
-/**
- * The keys a knowledge phrase is found by, each with the share of the phrase it stands for: the
- * phrase itself (all of it), its latin tokens, and its words of two or more characters as the
- * segmenter cuts them (奶茶店: 奶茶店, 奶茶 for two thirds), with the dictionary words inside
- * those of four or more (宠物医院: 宠物, 医院 for half). Not its other bigrams nor its single
- * characters: 茶店 or 店 alone say nothing of a permit, and 卖烟花 holds no 卖烟.
- */
-export function phraseKeys(phrase: string): Map<string, number> {
-  const keys = new Map<string, number>([[phrase, 1]]);
-  const add = (key: string) => keys.set(key, Math.max(keys.get(key) ?? 0, key.length / phrase.length));
-  for (const run of runsOf(phrase)) {
-    const t = run.text;
-    if (!run.cjk || t.length <= 2) {
-      add(t);
-      continue;
-    }
-    const masked = negations(t);
-    for (const n of masked) add(n.compound);
-    let at = 0;
-    for (const w of cutWords(t)) {
-      const inside = w.length >= 4 ? cutForSearch(w) : [w];
-      for (const sub of inside) {
-        const i = at + w.indexOf(sub);
-        if (sub.length >= 2 && !overlapsNegation(masked, i, i + sub.length)) add(sub);
-      }
-      at += w.length;
-    }
-  }
-  return keys;
-}
 
 /** A permit's knowledge keys in one key space, with the share of a phrase each stands for (best of its phrases). */
 export interface KnowledgeKeys {

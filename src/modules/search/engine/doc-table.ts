@@ -94,3 +94,10 @@ export class DocTable {
     for (let r = 0; r < this.regionBits.length; r++) this.regionBits[r] = ensureCapacity(this.regionBits[r], size);
   }
 }
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The order of documents of equal score: region, then permit code, then permit id — the same whatever an index's history. */
+export function stableOrder(a: SearchDoc, b: SearchDoc): number {
+  return cmp(a.regionId, b.regionId) || cmp(a.code ?? '', b.code ?? '') || cmp(a.permitId, b.permitId);
+}

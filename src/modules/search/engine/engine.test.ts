@@ -88,8 +88,8 @@ describe('SearchIndex', () => {
   });
 
   it('explains itself in debug mode: terms, concepts, what matched each, and why the answer is empty', () => {
-    const res = index.search('食品經營許可症 spjy 饭店', { debug: true });
-    expect(res.debug?.normalizedQuery).toBe('食品经营许可症 spjy 饭店');
+    const res = index.search('食品經營許可症 spjy 饭店 到期', { debug: true });
+    expect(res.debug?.normalizedQuery).toBe('食品经营许可症 spjy 饭店 到期');
     const origins = new Set(res.debug?.concepts.flatMap((c) => c.alternatives.map((a) => a.origin)));
     for (const o of ['word', 'initials', 'synonym', 'correction']) expect(origins).toContain(o);
     expect(new Set(res.debug?.terms.map((t) => t.origin))).toContain('bigram');

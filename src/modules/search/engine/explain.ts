@@ -1,4 +1,4 @@
-import { SPACE_COUNT, type ConceptMatch, type ConceptScorer, type SpaceTerm } from './concept-score.js';
+import { SPACE_COUNT, type ConceptScorer, type SpaceTerm } from './concept-score.js';
 import { fieldNorms } from './impacts.js';
 import { FIELD_BITS, FIELD_COUNT, FIELD_NAMES, KNOWLEDGE_SPACES, P } from './ranking-params.js';
 import type { DocAnalyzer } from './doc-analyzer.js';
@@ -31,8 +31,8 @@ export function planDebug(plan: QueryPlan): Pick<SearchDebug, 'normalizedQuery' 
  * proportion to what each put into its keys' weighted frequency — and the bonuses.
  */
 export function explainHit(doc: SearchDoc, ranked: Ranked, scorer: ConceptScorer, analyzer: DocAnalyzer, resolved: SpaceTerm[]): { breakdown: Record<string, number>; explain: HitExplain } {
-  const matches: ConceptMatch[] = [];
-  scorer.score(ranked.hits, matches);
+  scorer.score(ranked.hits);
+  const matches = scorer.matches(ranked.bestGroup, scorer.scores);
   const plan = scorer.plan;
   const breakdown: Record<string, number> = {};
   const add = (field: string, v: number) => (breakdown[field] = (breakdown[field] ?? 0) + v);

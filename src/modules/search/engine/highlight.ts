@@ -39,34 +39,61 @@ export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set
 
 /** The stretch if the document holds it whole, else its longest held prefix and the rest in turn. */
 function addStretch(stretch: string, doc: SearchDoc, found: Set<string>, covered: Set<string>): void {
+  const all = textsOf(doc);
   let from = 0;
   while (from + 1 < stretch.length) {
-    let to = stretch.length;
-    let original: string | null = null;
-    for (; to >= from + 2; to--) if ((original = locate(stretch.slice(from, to), doc))) break;
-    if (!original) {
+    let held = 0;
+    for (const text of all) {
+      held = Math.max(held, longestHeldPrefix(stretch, from, text));
+      if (held === stretch.length - from) break;
+    }
+    const to = from + held;
+    if (to - from < 2) {
       from++;
       continue;
     }
-    found.add(original);
+    found.add(stretch.slice(from, to));
     for (let i = from; i + 1 < to; i++) covered.add(stretch.slice(i, i + 2));
     from = to - 1;
   }
 }
 
-/** The first text of the document (name first, long risk texts last) that passes the test. */
-function findText(doc: SearchDoc, test: (text: string) => boolean): string | null {
-  if (test(doc.name)) return doc.name;
-  for (const t of doc.themes) if (test(t.name)) return t.name;
-  for (const d of doc.approvalDepartments) if (test(d)) return d;
-  for (const r of doc.risks) if (test(r.title)) return r.title;
-  for (const r of doc.risks) {
-    if (r.description && test(r.description)) return r.description;
-    if (r.legalBasis && test(r.legalBasis)) return r.legalBasis;
-    if (r.consequence && test(r.consequence)) return r.consequence;
-    if (r.prevention && test(r.prevention)) return r.prevention;
+/** Most places a stretch's first bigram is looked at in a document. */
+const MAX_OCCURRENCES = 64;
+
+/** The length of the longest prefix of stretch[from…] that the text holds, found from where its first bigram occurs. */
+function longestHeldPrefix(stretch: string, from: number, text: string): number {
+  const first = stretch.slice(from, from + 2);
+  let best = 0;
+  let at = text.indexOf(first);
+  for (let n = 0; at >= 0 && n < MAX_OCCURRENCES && best < stretch.length - from; n++) {
+    let len = 2;
+    while (from + len < stretch.length && text[at + len] === stretch[from + len]) len++;
+    if (len > best) best = len;
+    at = text.indexOf(first, at + 1);
   }
-  return null;
+  return best;
+}
+
+/** The texts of the document last asked for, in the order they are looked through: name first, long risk texts last. */
+let textsFor: SearchDoc | null = null;
+let texts: string[] = [];
+
+function textsOf(doc: SearchDoc): string[] {
+  if (textsFor === doc) return texts;
+  const out = [doc.name];
+  for (const t of doc.themes) out.push(t.name);
+  for (const d of doc.approvalDepartments) out.push(d);
+  for (const r of doc.risks) out.push(r.title);
+  for (const r of doc.risks) {
+    if (r.description) out.push(r.description);
+    if (r.legalBasis) out.push(r.legalBasis);
+    if (r.consequence) out.push(r.consequence);
+    if (r.prevention) out.push(r.prevention);
+  }
+  textsFor = doc;
+  texts = out;
+  return out;
 }
 
 /**
@@ -75,12 +102,16 @@ function findText(doc: SearchDoc, test: (text: string) => boolean): string | nul
  * written in traditional characters, is not highlighted).
  */
 function locate(key: string, doc: SearchDoc): string | null {
-  if (findText(doc, (t) => t.includes(key))) return key;
+  const all = textsOf(doc);
+  for (const t of all) if (t.includes(key)) return key;
   if (!/[a-z]/.test(key)) return null;
-  const t = findText(doc, (x) => x.toLowerCase().includes(key));
-  if (!t) return null;
-  const at = t.toLowerCase().indexOf(key);
-  return t.slice(at, at + key.length);
+  for (const t of all) {
+    const lower = t.toLowerCase();
+    const at = lower.indexOf(key);
+    // Lower-casing may change the length of some letters; the offset then says nothing.
+    if (at >= 0 && lower.length === t.length) return t.slice(at, at + key.length);
+  }
+  return null;
 }
 
 /** Drops pieces contained in longer ones; longest first. */

@@ -1,9 +1,10 @@
-import { ConceptScorer, SPACE_COUNT, SPACES, type SpaceTerm } from './concept-score.js';
+import { ConceptScorer, knowledgeTerms, SPACE_COUNT, SPACES, type SpaceTerm } from './concept-score.js';
 import { DocAnalyzer } from './doc-analyzer.js';
-import { DocTable } from './doc-table.js';
+import { DocTable, stableOrder } from './doc-table.js';
 import { explainHit, planDebug } from './explain.js';
 import { matchedSubstrings } from './highlight.js';
 import { ImpactBuilder } from './impacts.js';
+import { knowledgeKeySet } from './permit-knowledge.js';
 import { PinyinVocab } from './pinyin-vocab.js';
 import { PostingBuffer } from './posting-buffer.js';
 import { Postings } from './postings.js';
@@ -20,7 +21,7 @@ export type { SearchDoc, SearchHit, SearchOptions, SearchResult, SearchDebug, Se
 const micros = (from: number): number => Math.round((performance.now() - from) * 1000);
 
 /** Candidates whose retrieval score is under this share of the best are not re-ranked. */
-const RETRIEVAL_RELATIVE = 0.05;
+const RETRIEVAL_RELATIVE = 0.15;
 
 /**
  * In-memory search index over permit documents. Mutations are synchronous, so a search never
@@ -122,19 +123,13 @@ export class SearchIndex {
     }
   }
 
-  /** Live document frequency of a key (0 when unknown). */
-  private df(key: string): number {
-    const id = this.dict.lookup(key);
-    return id >= 0 ? this.dict.df[id] : 0;
-  }
-
   /**
    * Whether some permit is named by the key as written: it occurs in a field that tells what a
-   * permit is (its name, themes, risk titles — not only its long risk texts) or in its knowledge.
+   * permit is (its name, themes, risk titles — not only its long risk texts) or in the knowledge.
    */
   private named = (key: string): boolean => {
     const id = this.dict.lookup(key);
-    return (id >= 0 && this.dict.df[id] > 0 && this.dict.telling[id] === 1) || KNOWLEDGE_SPACES.some((s) => this.df(s.prefix + key) > 0);
+    return (id >= 0 && this.dict.df[id] > 0 && this.dict.telling[id] === 1) || knowledgeKeySet().has(key);
   };
 
   /**
@@ -144,20 +139,23 @@ export class SearchIndex {
    * permits happen to list it — and never below the phrase's idf in the permits' own text: a
    * phrase the knowledge ties to a permit is at least as telling as a mention in a risk text.
    */
-  private resolve(keys: string[]): SpaceTerm[] {
+  private resolve(keys: string[], inKnowledge: Set<number>): SpaceTerm[] {
     const n = Math.max(1, this.table.aliveCount);
     const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const out: SpaceTerm[] = [];
-    for (const key of keys) {
+    keys.forEach((key, t) => {
       const textId = this.dict.lookup(key);
       const textDf = textId >= 0 ? this.dict.df[textId] : 0;
       out.push({ id: textDf > 0 ? textId : -1, idf: idf(textDf) });
-      const sound = isSoundKey(key);
-      const ids = KNOWLEDGE_SPACES.map((s) => (sound ? -1 : this.dict.lookup(s.prefix + key)));
-      const df = ids.reduce((sum, id) => sum + (id >= 0 ? this.dict.df[id] : 0), 0);
+      const ids = inKnowledge.has(t) ? this.dict.knowledgeIds(key) : null;
+      let df = 0;
+      if (ids) for (const id of ids) if (id >= 0) df += this.dict.df[id];
       const knowledgeIdf = textDf > 0 ? Math.max(idf(df), idf(textDf)) : idf(df);
-      for (const id of ids) out.push({ id: id >= 0 && this.dict.df[id] > 0 ? id : -1, idf: knowledgeIdf });
-    }
+      for (let s = 0; s < KNOWLEDGE_SPACES.length; s++) {
+        const id = ids ? ids[s] : -1;
+        out.push({ id: id >= 0 && this.dict.df[id] > 0 ? id : -1, idf: knowledgeIdf });
+      }
+    });
     return out;
   }
 
@@ -166,7 +164,7 @@ export class SearchIndex {
     const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
     const plan = analyzeQuery(query, this.vocab, this.named);
     const tAnalyzed = performance.now();
-    const resolved = this.resolve(plan.terms.map((t) => t.key));
+    const resolved = this.resolve(plan.terms.map((t) => t.key), knowledgeTerms(plan));
     const scorer = new ConceptScorer(plan, resolved);
     const lists: ScoredList[] = [];
     resolved.forEach((rt, r) => {
@@ -176,15 +174,14 @@ export class SearchIndex {
       for (const s of this.postings.slices(rt.id)) lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, dense: s.dense, weight, bound, term: r });
     });
     const allowed = this.table.allowedBits(opts.regionIds);
-    const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity) : [];
-    const tRetrieved = performance.now();
     const docOf = (d: number) => this.table.docs[d]!;
+    const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
+    const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder) : [];
+    const tRetrieved = performance.now();
     const outcome = rankCandidates(cands, { plan, scorer, docOf }, limit);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
-      const keys = new Set(r.hits.filter((h) => h.term % SPACE_COUNT === 0).map((h) => plan.terms[Math.floor(h.term / SPACE_COUNT)].key));
-      const textKeys = new Set([...keys].filter((k) => !isSoundKey(k)));
-      const soundKeys = new Set([...keys].filter(isSoundKey));
+      const { textKeys, soundKeys } = matchedKeys(scorer, r.bestGroup);
       return { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, plan, textKeys, soundKeys) };
     });
     if (!opts.debug) return { hits };
@@ -206,3 +203,19 @@ export class SearchIndex {
 }
 
 export { SPACES };
+
+/** The keys to highlight in a hit: those of the best match of each concept found in the permit's own text. */
+function matchedKeys(scorer: ConceptScorer, bestGroup: Int32Array): { textKeys: Set<string>; soundKeys: Set<string> } {
+  const textKeys = new Set<string>();
+  const soundKeys = new Set<string>();
+  const { plan, resolved } = scorer;
+  for (const m of scorer.matches(bestGroup)) {
+    if (m.space !== 'text') continue;
+    for (const p of plan.concepts[m.concept].alternatives[m.alternative].parts) {
+      if (resolved[p.term * SPACE_COUNT].id < 0) continue;
+      const key = plan.terms[p.term].key;
+      (isSoundKey(key) ? soundKeys : textKeys).add(key);
+    }
+  }
+  return { textKeys, soundKeys };
+}

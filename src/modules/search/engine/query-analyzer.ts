@@ -85,7 +85,10 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBui
     const word = c.token.word;
     const outside = c.kind === 'content' && lex.outside.some((w) => word.includes(w));
     const office = c.kind === 'content' && (lex.offices.has(word) || OFFICE.test(word));
-    b.concept({ text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge: true, outside, office }, c.alternatives);
+    // The knowledge maps what is asked about, and at which stage, to permits: only subjects and
+    // stage words are looked up in it.
+    const knowledge = c.kind === 'content' || c.kind === 'single' || c.kind === 'stage';
+    b.concept({ text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge, outside, office }, c.alternatives);
   }
   // Bigrams across a word boundary: weak evidence that the two words stand together.
   for (let i = 1; i < concepts.length; i++) {
@@ -141,13 +144,15 @@ function tokenize(text: string): Token[] {
 }
 
 /**
- * Homophone corrections, only where the question is not an ordinary word with a match as
- * written: a bigram that names no permit, not a word of the question, whose characters lie (at
- * least one of them) outside any ordinary word that names one. The name bigrams that sound alike
- * become alternatives of the words holding those characters.
+ * Homophone corrections, only where the question is not an ordinary word and has no match as
+ * written: a bigram that names no permit and is not a word of the question, at least one of
+ * whose characters lies outside an ordinary word (a dictionary word of two or more characters)
+ * and outside anything that names a permit. The name bigrams that sound alike become
+ * alternatives of the words holding those characters.
  */
 function addCorrections(text: string, tokens: Token[], concepts: { token: Token; alternatives: Alternative[]; kind: ConceptKind }[], vocab: PinyinVocab, named: NamedKey, b: PlanBuilder): void {
-  const settled = (t: Token) => t.tag !== 'x' && named(t.compound ?? t.word);
+  const ordinary = (t: Token) => t.word.length >= 2 && t.tag !== 'x';
+  const settled = (t: Token) => ordinary(t) || named(t.compound ?? t.word);
   let readings: string[][] | null = null;
   for (let i = 0; i + 1 < text.length; i++) {
     const bigram = text.slice(i, i + 2);

@@ -22,16 +22,31 @@ export function wordAlternatives(word: string, origin: TermOrigin, weight: numbe
     { text: word, origin, weight, expansion, parts: [{ term: b.term(word, word, origin), share: 1 }] },
     { text: word, origin: origin === 'word' ? 'bigram' : origin, weight, expansion, parts: bigrams },
   ];
-  for (const sub of new Set(cutForSearch(word))) {
-    if (sub.length >= 3 && sub !== word) out.push({ text: sub, origin, weight, expansion, parts: [{ term: b.term(sub, sub, origin), share: (sub.length - 1) / n }] });
-  }
+  for (const sub of longerWordsInside(word)) out.push({ text: sub, origin, weight, expansion, parts: [{ term: b.term(sub, sub, origin), share: (sub.length - 1) / n }] });
   return out;
 }
 
-/** The word's synonyms from the general-language groups, each weighed below the word itself. */
+const insideCache = new Map<string, string[]>();
+
+/** The dictionary words of three or more characters inside a word (memoised: words recur across questions). */
+function longerWordsInside(word: string): string[] {
+  let words = insideCache.get(word);
+  if (!words) {
+    words = [...new Set(cutForSearch(word))].filter((w) => w.length >= 3 && w !== word);
+    if (insideCache.size >= 50_000) insideCache.clear();
+    insideCache.set(word, words);
+  }
+  return words;
+}
+
+/**
+ * The word's synonyms from the general-language groups, each weighed below the word itself. Words
+ * that name permits in general (许可, 审批, 证) get none: their synonyms say no more than they do.
+ */
 export function synonymAlternatives(word: string, weight: number, b: PlanBuilder, origin: TermOrigin = 'synonym'): Alternative[] {
   const lex = getLexicon();
   const out: Alternative[] = [];
+  if (lex.generic.has(word)) return out;
   for (const g of lex.groupsOf.get(word) ?? []) {
     for (const member of lex.groups[g]) if (member !== word) out.push(...wordAlternatives(member, origin, W.synonym * weight, b, true));
   }

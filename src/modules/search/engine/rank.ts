@@ -1,4 +1,6 @@
+import { stableOrder } from './doc-table.js';
 import { nameForms } from './name-forms.js';
+import { lastRunEnd, longestCommonRun, nameMatchShare } from './name-match.js';
 import type { Stage } from './lexicon.js';
 import { stageOfName } from './permit-knowledge.js';
 import { EXPLAIN_WEIGHT, P } from './ranking-params.js';
@@ -22,6 +24,8 @@ export interface Ranked {
   strongest: number;
   /** How well it explains each subject (in the order of RankOutcome.subjects). */
   subjectQuality: number[];
+  /** Per concept, its best evidence group in the scorer (-1: none). */
+  bestGroup: Int32Array;
   hits: Candidate['hits'];
 }
 
@@ -61,17 +65,17 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
   const shareByName = new Map<string, number>();
   const all: Ranked[] = cands.map((c) => {
     const doc = ctx.docOf(c.doc);
-    const s = scorer.score(c.hits);
+    const total = scorer.score(c.hits);
     let nameShare = shareByName.get(doc.name);
     if (nameShare === undefined) shareByName.set(doc.name, (nameShare = nameMatchShare(plan, doc.name)));
     const stage = stageOfName(doc.name);
     const stageMatch = wantStages.length > 0 ? wantStages.includes(stage) : stage === '新办';
-    const { mean, strongest, each } = explanation(plan, picked, s.quality, doc.name);
+    const { mean, strongest, each } = explanation(plan, picked, scorer.quality, doc.name);
     // A permit that explains all of the question ranks above one that explains a part of it
     // better: the score counts by how much of the question it explains.
     const coord = P.coordFloor + (1 - P.coordFloor) * mean;
-    const score = s.total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? P.stageBonus : 0));
-    return { doc: c.doc, score, base: s.total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, hits: c.hits };
+    const score = total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? P.stageBonus : 0));
+    return { doc: c.doc, score, base: total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, bestGroup: scorer.bestGroup.slice(), hits: c.hits };
   });
   all.sort((a, b) => b.score - a.score || stableOrder(ctx.docOf(a.doc), ctx.docOf(b.doc)));
   const best = all[0];
@@ -91,12 +95,6 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
   return { ranked, ...outcome, noMatch: null, cut };
 }
 
-/** Ties: region, then permit code, then permit id — the same order whatever the index's history. */
-function stableOrder(a: SearchDoc, b: SearchDoc): number {
-  return cmp(a.regionId, b.regionId) || cmp(a.code ?? '', b.code ?? '') || cmp(a.permitId, b.permitId);
-}
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The concepts a hit must explain for the question to be answered: its subjects — the words that
@@ -148,46 +146,8 @@ function letterCoverage(plan: QueryPlan, run: Concept, quality: Float64Array, na
   });
   for (const r of plan.initials) {
     if (r.start !== run.start) continue;
-    const { length, endA } = longestCommonRun(r.text, nameForms(name).initials);
-    if (length >= 2) q.fill(1, endA - length, endA);
+    const length = longestCommonRun(r.text, nameForms(name).initials);
+    if (length >= 2) q.fill(1, lastRunEnd.value - length, lastRunEnd.value);
   }
   return q.reduce((a, b) => a + b, 0) / q.length;
-}
-
-/**
- * Share of the permit name matched contiguously: the longest common substring of a query run
- * and the core name (characters), of the query's pinyin and the name's (syllables), or of an
- * initials run and the name's initials, over the longer of the two.
- */
-export function nameMatchShare(plan: QueryPlan, name: string): number {
-  const forms = nameForms(name);
-  let best = 0;
-  for (const q of plan.runs) best = Math.max(best, share(q, forms.core));
-  if (plan.syllables.length > 0) best = Math.max(best, share(plan.syllables, forms.syllables));
-  for (const q of plan.initials) best = Math.max(best, share(q.text, forms.initials));
-  return best;
-}
-
-function share(a: ArrayLike<string>, b: ArrayLike<string>): number {
-  const l = longestCommonRun(a, b).length;
-  return l >= 2 ? l / Math.max(a.length, b.length) : 0;
-}
-
-/** Length of the longest common run of a and b, and where it ends in a. */
-function longestCommonRun(a: ArrayLike<string>, b: ArrayLike<string>): { length: number; endA: number } {
-  let best = 0;
-  let endA = 0;
-  let prev = new Uint16Array(b.length + 1);
-  let cur = new Uint16Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : 0;
-      if (cur[j] > best) {
-        best = cur[j];
-        endA = i;
-      }
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return { length: best, endA };
 }

@@ -82,7 +82,7 @@ export const P = {
   /** BM25 saturation of the field-weighted term frequency. */
   k1: 1.2,
   /** Candidates kept by retrieval for re-ranking (concepts, name match, stage) before the cut. */
-  rerankPool: 100,
+  rerankPool: 24,
   /** Final score × (coordFloor + (1 − coordFloor) × share of the question's subjects explained). */
   coordFloor: 0.5,
   /** Final score × (1 + phraseBonus × contiguous name match share). */

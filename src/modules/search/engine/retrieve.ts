@@ -1,6 +1,6 @@
 import { ensureCapacity, seek as seekImported } from './typed-arrays.js';
 import { accumulate, accumulateDense, keepAbove, lastBest, probe, survivors } from './kernels.js';
-import { byScore, kthLargest, SURVIVORS, survivorFloor, topWithTies } from './select.js';
+import { kthLargest, SURVIVORS, survivorFloor, topK } from './select.js';
 import { seedThreshold } from './seeds.js';
 import type { Slice } from './postings.js';
 
@@ -20,7 +20,7 @@ export interface ScoredList extends Slice {
 export interface Candidate {
   doc: number;
   score: number;
-  /** Query term index and impact of every term the document holds. */
+  /** Looked-up key index and impact of every key the document holds, ascending by key. */
   hits: { term: number; impact: number }[];
 }
 
@@ -43,6 +43,8 @@ export class Scratch {
 const SCAN_BUDGET = 150_000;
 /** A region filter this selective is served by probing its documents instead of scanning lists. */
 const SELECTIVE = 1 / 16;
+/** Lists this short are simply added up in full: pruning would cost more than it saves. */
+const EXHAUSTIVE = 20_000;
 
 /**
  * Top-k documents by summed term scores. Lists are taken term-at-a-time, strongest bound
@@ -54,15 +56,18 @@ const SELECTIVE = 1 / 16;
  * Only documents set in `allowed` are scored: region and visibility filtering happen here,
  * not after ranking.
  */
-export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedCount: number, k: number, relative: number, scratch: Scratch, capacity: number): Candidate[] {
+export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedCount: number, k: number, relative: number, scratch: Scratch, capacity: number, tieOrder: (a: number, b: number) => number): Candidate[] {
   const n = lists.length;
   if (n === 0 || allowedCount === 0) return [];
-  lists.sort((a, b) => b.bound - a.bound);
+  // By weight, not by bound: the bounds of an index updated in place are looser than those of a
+  // rebuilt one, and the order lists are added in must not depend on that (float sums).
+  lists.sort((a, b) => b.weight - a.weight || a.term - b.term || a.start - b.start);
   const rest = new Float64Array(n + 1);
   for (let i = n - 1; i >= 0; i--) rest[i] = rest[i + 1] + lists[i].bound;
   let postings = 0;
   for (const l of lists) postings += l.dense ? l.dense.length : l.end - l.start;
-  if (allowedCount * n <= postings * SELECTIVE) return probeAllowed(lists, allowed, k, relative, scratch, capacity);
+  if (allowedCount * n <= postings * SELECTIVE) return probeAllowed(lists, allowed, k, relative, scratch, capacity, tieOrder);
+  if (postings <= EXHAUSTIVE) return scanAll(lists, allowed, k, relative, scratch, capacity, tieOrder);
   let { threshold, best } = seedThreshold(lists, allowed, k, relative);
 
   scratch.acc = ensureCapacity(scratch.acc, capacity);
@@ -98,14 +103,39 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedC
       const kth = kthLargest(acc, kept, kept.length, k, scratch);
       kept = kept.filter((d) => acc[d] >= kth);
     }
-    return withHits(lists, topWithTies(byScore(Array.from(kept), acc), acc, k), acc);
+    return withHits(lists, topK(Array.from(kept), acc, k, tieOrder), acc);
+  } finally {
+    for (let t = 0; t < count; t++) acc[touched[t]] = 0;
+  }
+}
+
+/** Adds every list up in full (short lists, a small catalogue), then keeps the k best. */
+function scanAll(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number, scratch: Scratch, capacity: number, tieOrder: (a: number, b: number) => number): Candidate[] {
+  scratch.acc = ensureCapacity(scratch.acc, capacity);
+  scratch.touched = ensureCapacity(scratch.touched, capacity);
+  const { acc, touched } = scratch;
+  let count = 0;
+  let best = 0;
+  try {
+    for (const l of lists) {
+      count = l.dense ? accumulateDense(l, allowed, acc, touched, count) : accumulate(l, allowed, acc, touched, count);
+      best = Math.max(best, lastBest.value);
+    }
+    const min = Math.max(relative * best, Number.MIN_VALUE);
+    let kept: number[] = [];
+    for (let t = 0; t < count; t++) if (acc[touched[t]] >= min) kept.push(touched[t]);
+    if (kept.length > k) {
+      const kth = kthLargest(acc, Int32Array.from(kept), kept.length, k, scratch);
+      kept = kept.filter((d) => acc[d] >= kth);
+    }
+    return withHits(lists, topK(kept, acc, k, tieOrder), acc);
   } finally {
     for (let t = 0; t < count; t++) acc[touched[t]] = 0;
   }
 }
 
 /** Scores every allowed document by probing each list (a selective region filter). */
-function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number, scratch: Scratch, capacity: number): Candidate[] {
+function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number, scratch: Scratch, capacity: number, tieOrder: (a: number, b: number) => number): Candidate[] {
   scratch.acc = ensureCapacity(scratch.acc, capacity);
   const acc = scratch.acc;
   const docs: number[] = [];
@@ -118,17 +148,20 @@ function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, rela
     let best = 0;
     for (const d of cands) best = Math.max(best, acc[d]);
     const kept = Array.from(cands.subarray(0, keepAbove(cands, cands.length, acc, Math.max(relative * best, Number.MIN_VALUE))));
-    return withHits(lists, topWithTies(byScore(kept, acc), acc, k), acc);
+    return withHits(lists, topK(kept, acc, k, tieOrder), acc);
   } finally {
     for (const d of docs) acc[d] = 0;
   }
 }
 
-/** The candidates with the terms each holds, found by one ascending pass per list. */
+/**
+ * The candidates with the keys each holds, in ascending key order (so that what is summed from
+ * them is summed in one order), found by one ascending pass per list.
+ */
 function withHits(lists: ScoredList[], ranked: number[], acc: Float32Array): Candidate[] {
   const out: Candidate[] = ranked.map((doc) => ({ doc, score: acc[doc], hits: [] }));
   const order = out.map((_, j) => j).sort((a, b) => out[a].doc - out[b].doc);
-  for (const l of lists) {
+  for (const l of lists.slice().sort((a, b) => a.term - b.term)) {
     let p = l.start;
     for (const j of order) {
       const c = out[j];

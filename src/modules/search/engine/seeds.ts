@@ -8,6 +8,8 @@ const SEED_LISTS = 3;
 const SEED_PROBE_LISTS = 6;
 const SEEDS_PER_LIST = 128;
 const SEED_STRENGTH = 0.7;
+/** A hair under 1, for thresholds compared with float32 sums. */
+const FLOAT32_MARGIN = 1 - 1e-6;
 /** Postings of a list looked through for seeds. */
 const SEED_SCAN = 8192;
 
@@ -51,5 +53,8 @@ export function seedThreshold(lists: ScoredList[], allowed: Uint32Array, k: numb
   }
   scores.sort().reverse();
   const best = scores[0] ?? 0;
-  return { threshold: Math.max(relative * best, scores.length >= k ? scores[k - 1] : 0), best };
+  // Seeds are scored in float64, documents accumulate in float32: a document tied with the k-th
+  // seed may sum to a hair less, and must not be dropped for it (which documents tie at the
+  // boundary would then depend on the order an index was built in).
+  return { threshold: Math.max(relative * best, scores.length >= k ? scores[k - 1] : 0) * FLOAT32_MARGIN, best };
 }

@@ -54,28 +54,20 @@ export function kthLargest(acc: Float32Array, touched: Int32Array, count: number
 }
 
 /**
- * The first k of documents sorted by score, and any after them that tie with the k-th: which of
- * tied documents are kept must not depend on their internal ids (an index's history), so the
- * ranking stage sees them all and orders them by a stable key.
+ * The k best documents by score. Which of documents tied at the k-th score are kept follows the
+ * stable order given (region, then permit code: never the internal id, which depends on the order
+ * documents were indexed in); only that tied group is sorted by it, as the stable order costs
+ * string comparisons and a large catalogue holds the same permit in many regions.
  */
-export function topWithTies(sorted: number[], acc: Float32Array, k: number): number[] {
+export function topK(docs: number[], acc: Float32Array, k: number, tieOrder: (a: number, b: number) => number): number[] {
+  const sorted = docs.slice().sort((a, b) => acc[b] - acc[a] || a - b);
   if (sorted.length <= k) return sorted;
-  let end = k;
   const kth = acc[sorted[k - 1]];
-  while (end < sorted.length && end < k * MAX_TIE_SPREAD && acc[sorted[end]] === kth) end++;
-  return sorted.slice(0, end);
-}
-
-/** Most candidates ties may add, as a multiple of the k asked for. */
-const MAX_TIE_SPREAD = 50;
-
-/** Documents by descending score, then ascending id (stable across runs). */
-export function byScore(docs: number[], acc: Float32Array): number[] {
-  const keyed = docs.map((d) => ({ d, s: acc[d] }));
-  keyed.sort(compareScored);
-  return keyed.map((x) => x.d);
-}
-
-function compareScored(a: { d: number; s: number }, b: { d: number; s: number }): number {
-  return b.s - a.s || a.d - b.d;
+  if (acc[sorted[k]] !== kth) return sorted.slice(0, k);
+  let from = k - 1;
+  while (from > 0 && acc[sorted[from - 1]] === kth) from--;
+  let to = k;
+  while (to < sorted.length && acc[sorted[to]] === kth) to++;
+  const tied = sorted.slice(from, to).sort(tieOrder);
+  return [...sorted.slice(0, from), ...tied.slice(0, k - from)];
 }

@@ -1,4 +1,8 @@
+import { KNOWLEDGE_SPACES } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
+
+/** The knowledge space of a key, by its first character. */
+const KNOWLEDGE_SLOT = new Map<string, number>(KNOWLEDGE_SPACES.map((s, i) => [s.prefix, i]));
 
 const CJK_BASE = 0x3400;
 const CJK_SPAN = 0xa000 - CJK_BASE;
@@ -17,6 +21,8 @@ export class TermDict {
   maxImpact = new Uint8Array(1024);
   /** 1 once some document held the term in a field that tells what a permit is (impacts.ts; never lowered). */
   telling = new Uint8Array(1024);
+  /** A text key → the ids of the same key in each knowledge space (-1 where absent). */
+  private readonly knowledge = new Map<string, Int32Array>();
   private slotKeys = new Int32Array(1 << 16).fill(EMPTY);
   private slotIds = new Int32Array(1 << 16);
   private slotsUsed = 0;
@@ -45,8 +51,20 @@ export class TermDict {
       this.df = ensureCapacity(this.df, id + 1);
       this.maxImpact = ensureCapacity(this.maxImpact, id + 1);
       this.telling = ensureCapacity(this.telling, id + 1);
+      const space = KNOWLEDGE_SLOT.get(key[0]);
+      if (space !== undefined) {
+        const text = key.slice(1);
+        let ids = this.knowledge.get(text);
+        if (!ids) this.knowledge.set(text, (ids = new Int32Array(KNOWLEDGE_SPACES.length).fill(-1)));
+        ids[space] = id;
+      }
     }
     return id;
+  }
+
+  /** The ids of a text key in the knowledge spaces, in KNOWLEDGE_SPACES order (null when in none). */
+  knowledgeIds(key: string): Int32Array | null {
+    return this.knowledge.get(key) ?? null;
   }
 
   /** Id of the bigram of two CJK code units. */
