@@ -42,6 +42,19 @@ for (const f of kb.departmentFacts.filter((x) => inFile(x.source))) {
   }
 }
 
+// The other services' words must not name a permit of the catalogue, nor be a whole phrase of a
+// permit's knowledge (inside a longer phrase they may be: 刷身份证上网 is about internet cafés).
+for (const f of kb.outsideFacts.filter((x) => inFile(x.source))) {
+  for (const w of f.phrases) {
+    const inName = names.find((n) => nameKey(n).includes(w));
+    const inKnowledge = kb.permitFacts.find((pf) => pf.phrases.includes(w));
+    if (inName || inKnowledge) {
+      console.log(`ERROR ${f.source}: "${w}" ${inName ? `is in the permit name ${inName}` : `is a phrase of ${inKnowledge!.source} (${inKnowledge!.pattern.text} | ${inKnowledge!.relation})`}`);
+      problems++;
+    }
+  }
+}
+
 const byDepartment = new Map<string, string[]>();
 for (const n of names.filter((x) => !covered.has(x))) {
   const p = corpus.permits.find((x) => x.name === n)!;
@@ -50,7 +63,7 @@ for (const n of names.filter((x) => !covered.has(x))) {
 }
 const facts = kb.permitFacts.filter((f) => inFile(f.source));
 const phraseCount = facts.reduce((s, f) => s + f.phrases.length, 0);
-console.log(`\n${facts.length} permit facts (${phraseCount} phrases), ${kb.departmentFacts.length} department facts; ${problems} problems`);
+console.log(`\n${facts.length} permit facts (${phraseCount} phrases), ${kb.departmentFacts.length} department facts, ${kb.outsideFacts.length} other-service facts; ${problems} problems`);
 console.log(`visible permit names covered by 俗称 or 主要: ${covered.size} of ${names.length}`);
 for (const [dept, list] of [...byDepartment].sort()) console.log(`  not covered, ${dept} (${list.length}): ${list.join(' / ')}`);
 process.exitCode = problems > 0 ? 1 : 0;

@@ -95,9 +95,13 @@ export class ConceptScorer {
             if (t.id < 0) continue;
             const idf = a.expansion ? Math.min(t.idf, cap) : t.idf;
             const coef = (c.weight * a.weight * SPACE_WEIGHT[space] * part.share * idf * (k1 + 1)) / 255;
-            // An office is named by the approving department, a field that says who, not what.
-            const long = si === 0 && !c.office ? part.share * P.riskTextQuality : part.share;
-            this.entries[r].push({ group, coef, short: part.share, long });
+            // An office is named by the approving department, a field that says who, not what. A
+            // public service that is not a permit here is explained only by the knowledge (a
+            // permit whose text mentions 身份证 is not about the 身份证 itself).
+            const text = si === 0;
+            const short = text && c.outside ? 0 : part.share;
+            const long = text && !c.office ? short * P.riskTextQuality : short;
+            this.entries[r].push({ group, coef, short, long });
             perConcept.set(r, Math.max(perConcept.get(r) ?? 0, coef));
             any = true;
           }

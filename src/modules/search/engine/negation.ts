@@ -18,24 +18,34 @@ export interface Negation {
 const PREFIXES = ['不予', '非', '无'];
 
 /**
- * Negated words of a CJK run: where the segmenter cuts a prefix off as a word of its own, or glues
- * it to a longer compound (非煤矿山建设), the word after it. A two-character word of the prefix
- * (非法, 非常, 无证) is a word in its own right, not a negation of something.
+ * Negated words of a CJK run, as the segmenter cuts it: a prefix cut off as a word of its own
+ * negates the next word; a prefix opening a longer word (非煤矿山建设) negates the rest of it; a
+ * prefix inside a word after two or more characters (民办非企业单位) negates what follows it
+ * there. A two-character word of the prefix (非法, 非常, 无证) is a word in its own right, and an
+ * abbreviation (民非登记: 民办非企业单位登记) holds its 非 after a single character.
  */
 export function negations(run: string): Negation[] {
+  if (!PREFIXES.some((p) => run.includes(p))) return [];
   const out: Negation[] = [];
-  for (let i = 0; i < run.length - 1; i++) {
-    const prefix = PREFIXES.find((p) => run.startsWith(p, i));
-    if (!prefix) continue;
-    const first = cutWords(run.slice(i))[0];
-    if (first !== prefix && !(first.startsWith(prefix) && first.length > prefix.length + 1)) continue;
-    const word = cutWords(run.slice(i + prefix.length))[0];
-    if (!word) continue;
-    // The compound is the prefix and the next character only: how the segmenter cuts the word after
-    // it depends on what follows, and a question and a name must agree on the key.
-    out.push({ start: i, wordStart: i + prefix.length, wordEnd: i + prefix.length + word.length, compound: prefix + word[0] });
-    i += prefix.length + word.length - 1;
-  }
+  const words = cutWords(run);
+  let at = 0;
+  words.forEach((w, i) => {
+    for (const prefix of PREFIXES) {
+      const o = w.indexOf(prefix);
+      if (o < 0) continue;
+      let word: string | undefined;
+      if (o === 0 && w === prefix) word = words[i + 1];
+      else if (o === 0 && w.length > prefix.length + 1) word = cutWords(w.slice(prefix.length))[0];
+      else if (o >= 2 && w.length > o + prefix.length) word = cutWords(run.slice(at + o + prefix.length))[0];
+      if (!word) continue;
+      const start = at + o;
+      // The compound is the prefix and the next character only: how the segmenter cuts the word
+      // after it depends on what follows, and a question and a name must agree on the key.
+      out.push({ start, wordStart: start + prefix.length, wordEnd: start + prefix.length + word.length, compound: prefix + word[0] });
+      break;
+    }
+    at += w.length;
+  });
   return out;
 }
 

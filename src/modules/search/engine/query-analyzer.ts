@@ -62,8 +62,9 @@ function kindOf(t: Token, named: NamedKey): ConceptKind {
   if (lex.generic.has(t.word)) return 'light';
   if ((LIGHT_TAGS.has(t.tag[0]) || LIGHT_NAMES.has(t.tag)) && !lex.vocabularySet.has(t.word) && !named(t.word)) return 'light';
   if (t.word.length > 1) return 'content';
-  // A one-character verb (找, 搞, 卖, 砍) takes its meaning from its object, which is a word of its own.
-  return t.tag.startsWith('v') ? 'light' : 'single';
+  // A one-character verb (买, 立, 修, 投) takes its meaning from its object, a word of its own —
+  // unless the knowledge names something by it (树, which the segmenter may take for a verb).
+  return t.tag.startsWith('v') && !lex.vocabularySet.has(t.word) ? 'light' : 'single';
 }
 
 function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBuilder, stages: Set<Stage>): void {

@@ -94,7 +94,7 @@ export const P = {
   /** The best hit must explain the question's subjects this well on average, else no_match. */
   minExplained: 0.3,
   /** … and one of them at least this well (a match in a name, a knowledge phrase, not only a risk text). */
-  minStrongest: 0.75,
+  minStrongest: 0.8,
   /** How much more a subject naming a public service that is not a permit here weighs (out-of-scope.txt). */
   outsideWeight: 3,
   /** Every hit must explain this share of it. */
