@@ -1,28 +1,32 @@
 import { existsSync } from 'node:fs';
-import type { QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
-import { CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
-import { detailLines, halves, runQueries, summaryLines, type SearchFn } from './relevance-run.js';
+import type { LabelledQuery, QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
+import { CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, regionFilter, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
+import { detailLines, halves, summaryLines, type SearchFn } from './relevance-run.js';
 
 /**
  * The labelled sets every relevance report covers: the dev set's tuning and checking halves,
  * the project's tuning set and its frozen checking set (when present).
  */
-export interface EvalSet {
+export interface EvalSet<T = QueryOutcome[]> {
   name: string;
   tuned: boolean;
-  outcomes: QueryOutcome[];
+  outcomes: T;
+}
+
+export function evalSetQueries(): EvalSet<LabelledQuery[]>[] {
+  const dev = loadQueries(DEV_QUERIES_PATH).map((query) => ({ query, ranked: [] }));
+  const { tuning, checking } = halves(dev);
+  const sets: EvalSet<LabelledQuery[]>[] = [
+    { name: 'dev tuning half (odd ids)', tuned: true, outcomes: tuning.map((o) => o.query) },
+    { name: 'dev checking half (even ids)', tuned: false, outcomes: checking.map((o) => o.query) },
+  ];
+  if (existsSync(TUNE_QUERIES_PATH)) sets.push({ name: 'own tuning set', tuned: true, outcomes: loadQueries(TUNE_QUERIES_PATH) });
+  if (existsSync(CHECK_QUERIES_PATH)) sets.push({ name: 'own frozen checking set', tuned: false, outcomes: loadQueries(CHECK_QUERIES_PATH) });
+  return sets;
 }
 
 export function runEvalSets(corpus: CorpusFile, search: SearchFn): EvalSet[] {
-  const dev = runQueries(corpus, loadQueries(DEV_QUERIES_PATH), search);
-  const { tuning, checking } = halves(dev);
-  const sets: EvalSet[] = [
-    { name: 'dev tuning half (odd ids)', tuned: true, outcomes: tuning },
-    { name: 'dev checking half (even ids)', tuned: false, outcomes: checking },
-  ];
-  if (existsSync(TUNE_QUERIES_PATH)) sets.push({ name: 'own tuning set', tuned: true, outcomes: runQueries(corpus, loadQueries(TUNE_QUERIES_PATH), search) });
-  if (existsSync(CHECK_QUERIES_PATH)) sets.push({ name: 'own frozen checking set', tuned: false, outcomes: runQueries(corpus, loadQueries(CHECK_QUERIES_PATH), search) });
-  return sets;
+  return evalSetQueries().map((s) => ({ ...s, outcomes: s.outcomes.map((q) => ({ query: q, ranked: search(q.query, regionFilter(corpus, q.region)) })) }));
 }
 
 /** The report of every set; with `details`, the imperfect queries of the sets tuned on only. */

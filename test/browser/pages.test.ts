@@ -157,13 +157,24 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     expect(await first.locator('mark.hit').count()).toBeGreaterThan(0);
     await first.locator('.el-collapse-item__header').first().click();
     await textOf(first.locator('.risk-body').first());
-    expect(await textOf(page.locator('.debug-panel'))).toContain('检索词');
+    const panel = await textOf(page.locator('.debug-panel'));
+    for (const heading of ['问题理解', '检索词', '得分明细', '各结果的匹配依据']) expect(panel).toContain(heading);
+    expect(panel).toContain('已找到');
     await screenshot(page, 'v2-debug-results');
     await page.locator('.debug-panel .el-table').last().scrollIntoViewIfNeeded();
     await screenshot(page, 'v2-debug-score-breakdown');
     await page.getByRole('tab', { name: '原始 JSON' }).click();
     expect(await textOf(page.locator('.json-view'))).toContain('"workflowStatus": "ok"');
     await screenshot(page, 'v2-debug-raw-json');
+
+    // A question about another public service: nothing, and the console says why, in Chinese.
+    await page.getByRole('tab', { name: '调试信息' }).click();
+    await page.locator('input[name=query]').fill('社保卡丢了怎么补办');
+    await page.getByRole('button', { name: '检索' }).click();
+    await expect.poll(() => page.locator('.status').innerText()).toContain('没有找到');
+    expect(await textOf(page.locator('.debug-panel .el-alert'))).toContain('「社保卡」');
+    expect(await page.locator('.result-card').count()).toBe(0);
+    await screenshot(page, 'v2-debug-no-match');
   });
 
   it('opens the permit details with themes, departments and the risk table', async () => {

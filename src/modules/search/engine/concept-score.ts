@@ -38,7 +38,7 @@ interface Entry {
   long: number;
 }
 
-/** What a concept was matched by in a document (debug, highlighting). */
+/** What a concept was matched by in a document (debug). */
 export interface ConceptMatch {
   concept: number;
   alternative: number;
@@ -157,7 +157,7 @@ export class ConceptScorer {
     return total;
   }
 
-  /** What matched each concept, given the best groups of a scored document (debug, highlighting). */
+  /** What matched each concept, given the best groups of a scored document (debug). */
   matches(bestGroup: Int32Array, scores?: Float64Array): ConceptMatch[] {
     const out: ConceptMatch[] = [];
     bestGroup.forEach((g, c) => {

@@ -32,7 +32,7 @@ export function planDebug(plan: QueryPlan): Pick<SearchDebug, 'normalizedQuery' 
  */
 export function explainHit(doc: SearchDoc, ranked: Ranked, scorer: ConceptScorer, analyzer: DocAnalyzer, resolved: SpaceTerm[]): { breakdown: Record<string, number>; explain: HitExplain } {
   scorer.score(ranked.hits);
-  const matches = scorer.matches(ranked.bestGroup, scorer.scores);
+  const matches = scorer.matches(scorer.bestGroup, scorer.scores);
   const plan = scorer.plan;
   const breakdown: Record<string, number> = {};
   const add = (field: string, v: number) => (breakdown[field] = (breakdown[field] ?? 0) + v);

@@ -11,7 +11,8 @@ import { Postings } from './postings.js';
 import { analyzeQuery } from './query-analyzer.js';
 import { rankCandidates } from './rank.js';
 import { KNOWLEDGE_SPACES, MAX_HITS, P } from './ranking-params.js';
-import { retrieveTopK, Scratch, type ScoredList } from './retrieve.js';
+import { retrieveTopK, Scratch, type Candidate, type ScoredList } from './retrieve.js';
+import type { QueryPlan } from './query-terms.js';
 import { TermDict } from './term-dict.js';
 import { isSoundKey } from './terms.js';
 import type { SearchDoc, SearchHit, SearchOptions, SearchResult } from './types.js';
@@ -181,7 +182,7 @@ export class SearchIndex {
     const outcome = rankCandidates(cands, { plan, scorer, docOf }, limit);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
-      const { textKeys, soundKeys } = matchedKeys(scorer, r.bestGroup);
+      const { textKeys, soundKeys } = matchedKeys(plan, r.hits);
       return { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, plan, textKeys, soundKeys) };
     });
     if (!opts.debug) return { hits };
@@ -204,18 +205,14 @@ export class SearchIndex {
 
 export { SPACES };
 
-/** The keys to highlight in a hit: those of the best match of each concept found in the permit's own text. */
-function matchedKeys(scorer: ConceptScorer, bestGroup: Int32Array): { textKeys: Set<string>; soundKeys: Set<string> } {
+/** The keys to highlight in a hit: every key of the question the permit's own text holds. */
+function matchedKeys(plan: QueryPlan, hits: Candidate['hits']): { textKeys: Set<string>; soundKeys: Set<string> } {
   const textKeys = new Set<string>();
   const soundKeys = new Set<string>();
-  const { plan, resolved } = scorer;
-  for (const m of scorer.matches(bestGroup)) {
-    if (m.space !== 'text') continue;
-    for (const p of plan.concepts[m.concept].alternatives[m.alternative].parts) {
-      if (resolved[p.term * SPACE_COUNT].id < 0) continue;
-      const key = plan.terms[p.term].key;
-      (isSoundKey(key) ? soundKeys : textKeys).add(key);
-    }
+  for (const h of hits) {
+    if (h.term % SPACE_COUNT !== 0) continue;
+    const key = plan.terms[h.term / SPACE_COUNT].key;
+    (isSoundKey(key) ? soundKeys : textKeys).add(key);
   }
   return { textKeys, soundKeys };
 }

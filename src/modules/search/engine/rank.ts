@@ -24,8 +24,6 @@ export interface Ranked {
   strongest: number;
   /** How well it explains each subject (in the order of RankOutcome.subjects). */
   subjectQuality: number[];
-  /** Per concept, its best evidence group in the scorer (-1: none). */
-  bestGroup: Int32Array;
   hits: Candidate['hits'];
 }
 
@@ -75,7 +73,7 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
     // better: the score counts by how much of the question it explains.
     const coord = P.coordFloor + (1 - P.coordFloor) * mean;
     const score = total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? P.stageBonus : 0));
-    return { doc: c.doc, score, base: total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, bestGroup: scorer.bestGroup.slice(), hits: c.hits };
+    return { doc: c.doc, score, base: total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, hits: c.hits };
   });
   all.sort((a, b) => b.score - a.score || stableOrder(ctx.docOf(a.doc), ctx.docOf(b.doc)));
   const best = all[0];
