@@ -34,6 +34,12 @@ export interface Lexicon {
    */
   vocabulary: string[];
   vocabularySet: Set<string>;
+  /**
+   * The words people spell in pinyin or abbreviate by initials: names — general-language words,
+   * the names people use for permits, department nicknames — not the goods and places of the
+   * activities (nobody types hp for 花炮).
+   */
+  spelledVocabulary: string[];
 }
 
 const KNOWLEDGE_DIR = new URL('../knowledge/', import.meta.url);
@@ -87,7 +93,9 @@ function loadLexicon(): Lexicon {
     if (f.relation !== 'question') for (const p of f.phrases) if (p.length <= MAX_VOCABULARY_WORD) vocabulary.add(p);
   }
   const offices = new Set(knowledge.departmentFacts.flatMap((f) => f.phrases));
-  return { groups, groupsOf, stageOf, generic, outside, offices, intent, knowledge, vocabulary: [...vocabulary], vocabularySet: vocabulary };
+  const spelled = new Set(groupsOf.keys());
+  for (const f of [...knowledge.permitFacts, ...knowledge.departmentFacts]) if (f.relation === 'alias') for (const p of f.phrases) spelled.add(p);
+  return { groups, groupsOf, stageOf, generic, outside, offices, intent, knowledge, vocabulary: [...vocabulary], vocabularySet: vocabulary, spelledVocabulary: [...spelled] };
 }
 
 let lexicon: Lexicon | null = null;

@@ -3,8 +3,8 @@ import { readingKeys, runReadings } from './pinyin.js';
 
 /**
  * What pinyin and initials queries, and homophone typos, are resolved against: the words of
- * permit names and themes plus the domain vocabulary, and the bigrams of permit names, each
- * filed under every way it can be read.
+ * permit names and themes plus the names of the domain vocabulary (lexicon.ts), and the bigrams
+ * of permit names, each filed under every way it can be read.
  */
 export class PinyinVocab {
   private readonly bySyllables = new Map<string, Set<string>>();
@@ -17,7 +17,7 @@ export class PinyinVocab {
   private readonly alikeCache = new Map<string, string[]>();
 
   constructor() {
-    for (const w of getLexicon().vocabulary) this.addWord(w);
+    for (const w of getLexicon().spelledVocabulary) this.addWord(w);
   }
 
   /** A CJK word of 2 to 8 characters becomes reachable by its pinyin and initials. */

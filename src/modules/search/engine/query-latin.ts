@@ -2,7 +2,7 @@ import { syllabify } from './pinyin.js';
 import { W } from './ranking-params.js';
 import { initialsKey, pinyinKey, type Run } from './terms.js';
 import { synonymAlternatives, wordAlternatives } from './query-expansion.js';
-import type { PlanBuilder, QueryPlan } from './query-terms.js';
+import type { Alternative, PlanBuilder, QueryPlan } from './query-terms.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
 import type { TermOrigin } from './types.js';
 
@@ -16,8 +16,8 @@ interface Syllable {
  * Latin runs: the token itself with its synonyms (KTV); then, read together, either full pinyin
  * (syllable bigrams against name pinyin, and the words the syllables spell) or, when a run is
  * not pinyin, initials (n-grams against name initials, and words with those initials). Each
- * sound key and each word spelt is a concept of its own: they stand for different stretches of
- * the letters, so they add up.
+ * sound key is a concept of its own, and so are the words one stretch of letters spells: they
+ * stand for different stretches of the letters, so they add up.
  */
 export function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, b: PlanBuilder): { syllables: string[]; initials: QueryPlan['initials'] } {
   const syllables: Syllable[] = [];
@@ -48,19 +48,26 @@ export function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, b: PlanBuilder
   for (let i = 0; i < syllables.length; i++) {
     for (let j = i + 2; j <= Math.min(syllables.length, i + 6); j++) {
       const key = syllables.slice(i, j).map((s) => s.text).join(' ');
-      for (const word of vocab.wordsBySyllables(key)) spelt(b, word, 'pinyin', W.pinyinWord, syllables[i].start, syllables[j - 1].end);
+      spelt(b, [...vocab.wordsBySyllables(key)], 'pinyin', W.pinyinWord, syllables[i].start, syllables[j - 1].end);
     }
   }
   return { syllables: syllables.map((s) => s.text), initials };
 }
 
+/**
+ * A run read as initials is one concept: the letters as a whole stand for one name. It is matched
+ * either by its windows of two and three letters against the names' initials (together, each for
+ * its share), or by a word those initials spell (火炮, 环评 for hp) — counted once, by the best.
+ */
 function addInitials(run: Run, vocab: PinyinVocab, b: PlanBuilder): void {
   const t = run.text;
+  const windows: Alternative = { text: t, origin: 'initials', weight: 1, expansion: false, parts: [] };
   for (let i = 0; i + 1 < t.length; i++) {
-    soundConcept(b, initialsKey(t.slice(i, i + 2)), t.slice(i, i + 2), 'initials', W.initials2, run.start + i, run.start + i + 2);
-    if (i + 2 < t.length) soundConcept(b, initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials', W.initials3, run.start + i, run.start + i + 3);
+    windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 2)), t.slice(i, i + 2), 'initials'), share: W.initials2 / (t.length - 1) });
+    if (i + 2 < t.length) windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials'), share: W.initials3 / (t.length - 2) });
   }
-  for (const word of vocab.wordsByInitials(t)) spelt(b, word, 'initials', W.initialsWord, run.start, run.start + t.length);
+  const words = [...vocab.wordsByInitials(t)].flatMap((word) => [...wordAlternatives(word, 'initials', W.initialsWord, b), ...synonymAlternatives(word, W.initialsWord, b, 'initials')]);
+  b.concept({ text: t, start: run.start, end: run.start + t.length, kind: 'sound', weight: 1, knowledge: true }, [windows, ...words]);
 }
 
 function soundConcept(b: PlanBuilder, key: string, display: string, origin: TermOrigin, weight: number, start: number, end: number): void {
@@ -69,7 +76,12 @@ function soundConcept(b: PlanBuilder, key: string, display: string, origin: Term
   ]);
 }
 
-/** A word the letters spell: found as written and by its synonyms, in the knowledge spaces too. */
-function spelt(b: PlanBuilder, word: string, origin: TermOrigin, weight: number, start: number, end: number): void {
-  b.concept({ text: word, start, end, kind: 'sound', weight, knowledge: true }, [...wordAlternatives(word, origin, 1, b), ...synonymAlternatives(word, 1, b, origin)]);
+/**
+ * The words the same letters spell (火炮, 花炮 and 环评 are all hp): one concept, counted once by
+ * its best word, each found as written and by its synonyms, in the knowledge spaces too.
+ */
+function spelt(b: PlanBuilder, words: string[], origin: TermOrigin, weight: number, start: number, end: number): void {
+  if (words.length === 0) return;
+  const alternatives = words.flatMap((word) => [...wordAlternatives(word, origin, 1, b), ...synonymAlternatives(word, 1, b, origin)]);
+  b.concept({ text: words.join('/'), start, end, kind: 'sound', weight, knowledge: true }, alternatives);
 }
