@@ -21,6 +21,8 @@ export interface Lexicon {
   stageOf: Map<string, Stage>;
   /** Words naming permits in general (许可, 审批, 证) or the setting rather than the subject (门口, 用户): light in a question. */
   generic: Set<string>;
+  /** Characters that end the name of a kind of place or thing (店, 馆, 厂). */
+  kindSuffixes: Set<string>;
   /** Words naming public services that are not permits of the catalogue (社保, 公积金). */
   outside: string[];
   /** The nicknames of approving departments (工商局, 环保局). */
@@ -59,6 +61,7 @@ function clean(word: string): string {
 const MARK = /^\[(.+?)\]\s*/;
 /** Marks of groups whose words are light in a question: permits in general, and the setting. */
 const SETTING_MARK = '背景';
+const SUFFIX_MARK = '类后缀';
 const LIGHT_MARKS = ['泛称', SETTING_MARK];
 /** Longer phrases are descriptions rather than words: they are indexed, not taught to the segmenter. */
 const MAX_VOCABULARY_WORD = 6;
@@ -68,12 +71,14 @@ function loadLexicon(): Lexicon {
   const groupsOf = new Map<string, number[]>();
   const stageOf = new Map<string, Stage>();
   const generic = new Set<string>();
+  const kindSuffixes = new Set<string>();
   for (const line of dataLines('general.txt')) {
     const mark = MARK.exec(line)?.[1] ?? null;
     const members = [...new Set(line.replace(MARK, '').split('/').map(clean).filter((w) => w !== ''))];
     if (mark !== null && LIGHT_MARKS.includes(mark)) for (const m of members) generic.add(m);
-    // The setting's words are a list, not synonyms of each other.
-    if (mark === SETTING_MARK) continue;
+    if (mark === SUFFIX_MARK) for (const m of members) kindSuffixes.add(m);
+    // The setting's words and the suffixes are lists, not synonyms of each other.
+    if (mark === SETTING_MARK || mark === SUFFIX_MARK) continue;
     const stage = mark !== null && !LIGHT_MARKS.includes(mark) ? (mark as Stage) : null;
     if (stage && !STAGES.includes(stage)) throw new Error(`general.txt: unknown mark [${stage}]`);
     const g = groups.length;
@@ -95,7 +100,7 @@ function loadLexicon(): Lexicon {
   const offices = new Set(knowledge.departmentFacts.flatMap((f) => f.phrases));
   const spelled = new Set(groupsOf.keys());
   for (const f of [...knowledge.permitFacts, ...knowledge.departmentFacts]) if (f.relation === 'alias') for (const p of f.phrases) spelled.add(p);
-  return { groups, groupsOf, stageOf, generic, outside, offices, intent, knowledge, vocabulary: [...vocabulary], vocabularySet: vocabulary, spelledVocabulary: [...spelled] };
+  return { groups, groupsOf, stageOf, generic, kindSuffixes, outside, offices, intent, knowledge, vocabulary: [...vocabulary], vocabularySet: vocabulary, spelledVocabulary: [...spelled] };
 }
 
 let lexicon: Lexicon | null = null;

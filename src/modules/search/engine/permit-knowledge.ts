@@ -58,8 +58,8 @@ export function stageOfName(name: string): Stage {
 /**
  * The keys a knowledge phrase is found by, each with the share of the phrase it stands for: the
  * phrase itself (all of it), its latin tokens, and its words of two or more characters as the
- * segmenter cuts them (奶茶店: 奶茶店, 奶茶 for two thirds), with the dictionary words inside
- * those of four or more (宠物医院: 宠物, 医院 for half). Not its other bigrams nor its single
+ * segmenter cuts them, with the dictionary words inside those of four or more (宠物医院: 宠物,
+ * 医院 for half) and the stem of a three-character name of a kind (奶茶店: 奶茶 for two thirds). Not its other bigrams nor its single
  * characters: 茶店 or 店 alone say nothing of a permit, and 卖烟花 holds no 卖烟. Nor question
  * words or words for permits in general (狗证去哪办 is not found by 去哪办).
  */
@@ -81,7 +81,9 @@ export function phraseKeys(phrase: string): Map<string, number> {
     for (const n of masked) add(n.compound);
     let at = 0;
     for (const w of cutWords(t)) {
-      const inside = w.length >= 4 ? cutForSearch(w) : [w];
+      // Inside a three-character name of a kind (零食店) only the two before its last character:
+      // the segmenter would also find 食店, or 药店 in 兽药店.
+      const inside = w.length >= 4 ? cutForSearch(w) : w.length === 3 && lex.kindSuffixes.has(w[2]) ? [w, w.slice(0, 2)] : [w];
       for (const sub of inside) {
         const i = at + w.indexOf(sub);
         if (sub.length >= 2 && !overlapsNegation(masked, i, i + sub.length)) add(sub);

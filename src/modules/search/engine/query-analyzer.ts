@@ -60,7 +60,10 @@ function kindOf(t: Token, named: NamedKey): ConceptKind {
   if (lex.intent.has(t.word)) return 'intent';
   if (lex.stageOf.has(t.word)) return 'stage';
   if (lex.generic.has(t.word)) return 'light';
-  if ((LIGHT_TAGS.has(t.tag[0]) || LIGHT_NAMES.has(t.tag)) && !lex.vocabularySet.has(t.word) && !named(t.word)) return 'light';
+  // Place, direction and time words, and names of places, may be what a permit is about
+  // (公共场所): light only when nothing names a permit by them. The other light kinds always are.
+  const placeOrTime = LIGHT_NAMES.has(t.tag) || 'sft'.includes(t.tag[0]);
+  if ((LIGHT_TAGS.has(t.tag[0]) || LIGHT_NAMES.has(t.tag)) && !(placeOrTime && (lex.vocabularySet.has(t.word) || named(t.word)))) return 'light';
   if (t.word.length > 1) return 'content';
   // A one-character verb (买, 立, 修, 投) takes its meaning from its object, a word of its own —
   // unless the knowledge names something by it (树, which the segmenter may take for a verb).

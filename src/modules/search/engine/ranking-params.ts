@@ -92,13 +92,13 @@ export const P = {
   /** A hit must reach this share of the best hit's score (drops weak tails). */
   relativeCutoff: 0.3,
   /** The best hit must explain the question's subjects this well on average, else no_match. */
-  minExplained: 0.3,
+  minExplained: 0.35,
   /** … and one of them at least this well (a match in a name, a knowledge phrase, not only a risk text). */
   minStrongest: 0.8,
   /** How much more a subject naming a public service that is not a permit here weighs (out-of-scope.txt). */
   outsideWeight: 3,
-  /** Every hit must explain this share of it. */
-  minExplainedHit: 0.3,
+  /** Every hit must explain the question's subjects this well on average. */
+  minExplainedHit: 0.2,
   /** An impact (share of 255) at which a match counts as full evidence of its concept. */
   fullImpact: 0.8,
   /** A word matched in part (a share s of it) explains it s^partialPower. */
