@@ -7,6 +7,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { summarise } from '../../src/modules/search/engine/relevance-metrics.js';
 import { corpusDocs, loadCorpus, loadQueries, regionFilter } from './corpus.js';
 import { latencyQueries } from './query-mix.js';
+import { runEvalSets } from './eval-sets.js';
 import { runQueries } from './relevance-run.js';
 import { scaleCorpus } from './scale-corpus.js';
 import type { BenchEngine } from './engines/engine.js';
@@ -79,10 +80,15 @@ async function main(): Promise<void> {
   times.sort();
 
   let relevance: Record<string, number | null> | null = null;
+  const bySet: Record<string, Record<string, number>> = {};
   if (corpusKind !== 'scale') {
     const outcomes = runQueries(corpus, dev, (q, regionIds) => engine.search(q, regionIds));
     const s = summarise(outcomes);
     relevance = { mrr10: s.overall.mrr10, recall5: s.overall.recall5, ndcg10: s.overall.ndcg10, zeroResultRate: s.overall.zeroRate, negativeNoMatch: s.negatives.noMatchRate };
+    for (const set of runEvalSets(corpus, (q, regionIds) => engine.search(q, regionIds))) {
+      const m = summarise(set.outcomes);
+      bySet[set.name] = { mrr10: m.overall.mrr10, recall5: m.overall.recall5, ndcg10: m.overall.ndcg10, zeroRate: m.overall.zeroRate, noMatch: m.negatives.noMatchRate };
+    }
   }
   const mb = (x: number) => Math.round(x / 1e6);
   console.log(
@@ -101,6 +107,7 @@ async function main(): Promise<void> {
       p999Ms: percentile(times, 0.999),
       meanMs: times.reduce((a, b) => a + b, 0) / times.length,
       relevance,
+      bySet,
     }),
   );
 }

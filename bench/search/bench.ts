@@ -5,7 +5,7 @@
  * figures are its own: build time, heap after GC (heap + array buffers, documents included),
  * index memory (growth from before the build; RSS growth for SQLite, whose memory is native),
  * p50/p99/p99.9 latency over 10,000 queries (dev queries plus generated ones, cycled), and
- * relevance on the dev queries (real corpus only). --scale adds the synthetic corpus of
+ * relevance on the dev queries (real corpus only), and per labelled set (eval-sets.ts). --scale adds the synthetic corpus of
  * 100,000 permits and 1,000,000 risks. --baseline <git ref> adds the engine as it was at that
  * commit (checked out into a temporary worktree), and the ratios of ours to it: machines here are
  * shared, so speed targets are judged against a baseline measured in the same run.
@@ -38,6 +38,7 @@ interface Row {
   p99Ms?: number;
   p999Ms?: number;
   relevance?: Record<string, number | null> | null;
+  bySet?: Record<string, Record<string, number>>;
   error?: string;
 }
 
@@ -106,6 +107,17 @@ for (const corpus of scale ? ['real', 'scale'] : ['real']) {
         rel?.negativeNoMatch != null ? f(rel.negativeNoMatch, 2) : '-',
       ].join(' | '),
     );
+  }
+  const withSets = [...rows.values()].filter((r) => r.bySet && Object.keys(r.bySet).length > 0);
+  if (withSets.length > 0) {
+    console.log('\nrelevance per labelled set: MRR@10 / R@5 / nDCG@10, zero-result rate, no-match rate of the queries without an answer');
+    for (const set of Object.keys(withSets[0].bySet!)) {
+      console.log(`  ${set}`);
+      for (const r of withSets) {
+        const m = r.bySet![set];
+        console.log(`    ${r.engine!.padEnd(20)} ${f(m.mrr10)} / ${f(m.recall5)} / ${f(m.ndcg10)}  zero ${f(m.zeroRate)}  no_match ${f(m.noMatch, 2)}`);
+      }
+    }
   }
   const ours = rows.get('ours');
   const base = baselineDir ? rows.get(`baseline:${baselineDir}`) : undefined;

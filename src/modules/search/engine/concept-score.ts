@@ -1,5 +1,5 @@
 import { P, SPACE_WEIGHT, type Evidence } from './ranking-params.js';
-import { inShortField } from './impacts.js';
+import { isTelling } from './impacts.js';
 import { isSoundKey } from './terms.js';
 import type { QueryPlan } from './query-terms.js';
 
@@ -28,14 +28,15 @@ export interface SpaceTerm {
 
 /**
  * One part of an evidence group: a looked-up key, its score per impact unit, and the share of the
- * concept it covers — `short` where the key is in a short field or a knowledge space, `long`
- * where the permit's own text holds it only in its long risk texts.
+ * concept it covers as evidence — `telling` where the key is in a field that tells what the
+ * permit is (impacts.ts) or in its knowledge, `mentioned` where the permit's text only mentions it
+ * (its long risk texts, its departments).
  */
 interface Entry {
   group: number;
   coef: number;
-  short: number;
-  long: number;
+  telling: number;
+  mentioned: number;
 }
 
 /** What a concept was matched by in a document (debug). */
@@ -99,9 +100,9 @@ export class ConceptScorer {
             // public service that is not a permit here is explained only by the knowledge (a
             // permit whose text mentions 身份证 is not about the 身份证 itself).
             const text = si === 0;
-            const short = text && c.outside ? 0 : part.share;
-            const long = text && !c.office ? short * P.riskTextQuality : short;
-            this.entries[r].push({ group, coef, short, long });
+            const telling = text && c.outside ? 0 : part.share;
+            const mentioned = text && !c.office ? telling * P.mentionQuality : telling;
+            this.entries[r].push({ group, coef, telling, mentioned });
             perConcept.set(r, Math.max(perConcept.get(r) ?? 0, coef));
             any = true;
           }
@@ -136,7 +137,7 @@ export class ConceptScorer {
       for (const e of this.entries[h.term]) {
         if (groupScore[e.group] === 0 && groupQuality[e.group] === 0) touched.push(e.group);
         groupScore[e.group] += e.coef * h.impact;
-        groupQuality[e.group] += (inShortField(h.impact) ? e.short : e.long) * Math.min(1, h.impact / full);
+        groupQuality[e.group] += (isTelling(h.impact) ? e.telling : e.mentioned) * Math.min(1, h.impact / full);
       }
     }
     for (const g of touched) {

@@ -17,7 +17,7 @@ export function fieldNorms(lengths: Float64Array, out = new Float64Array(FIELD_C
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 
 /**
- * Fields whose match tells what the permit is (`inShortField`): its name, code, themes, risk
+ * Fields whose match tells what the permit is (`isTelling`): its name, code, themes, risk
  * titles and knowledge. A word found only in the long risk texts, or in the name of the approving
  * department, is mentioned by the permit rather than what it is about.
  */
@@ -56,7 +56,7 @@ export class ImpactBuilder {
   /**
    * Calls back once per distinct term of the last collected document with its impact: the
    * saturated frequency in the upper seven bits, and in the lowest bit whether the term occurs in
-   * a field that tells what the permit is (`inShortField`), which says how telling
+   * a field that tells what the permit is (`isTelling`), which says how telling
    * the match is when deciding whether a question is answered.
    */
   forEachImpact(f: (term: number, impact: number) => void): void {
@@ -93,6 +93,6 @@ export class ImpactBuilder {
 }
 
 /** Whether an impact's term occurs in a field that tells what the permit is (TELLING). */
-export function inShortField(impact: number): boolean {
+export function isTelling(impact: number): boolean {
   return (impact & 1) === 1;
 }

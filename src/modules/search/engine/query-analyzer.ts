@@ -37,7 +37,7 @@ export function analyzeQuery(query: string, vocab: PinyinVocab, named: NamedKey 
  * Parts of speech that qualify rather than name what is asked about: pronouns, place and
  * direction words, time words, numerals, quantifiers, adverbs, prepositions, conjunctions,
  * particles, modal words, and the names of places, people and organisations (where, who — not
- * what). Such words weigh less (unless the domain knows them as words).
+ * what). Such words weigh less; place and time words only while nothing names a permit by them.
  */
 const LIGHT_TAGS = new Set(['r', 's', 'f', 't', 'm', 'q', 'd', 'p', 'c', 'u', 'y', 'e', 'o']);
 const LIGHT_NAMES = new Set(['ns', 'nr', 'nrt', 'nrfg', 'nt']);
@@ -90,7 +90,7 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBui
     const outside = c.kind === 'content' && lex.outside.some((w) => word.includes(w));
     const office = c.kind === 'content' && (lex.offices.has(word) || OFFICE.test(word));
     // The knowledge maps what is asked about, and at which stage, to permits: only subjects and
-    // stage words are looked up in it.
+    // stage words are looked up in it (and, below, the bigrams joining two words).
     const knowledge = c.kind === 'content' || c.kind === 'single' || c.kind === 'stage';
     b.concept({ text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge, outside, office }, c.alternatives);
   }

@@ -93,7 +93,6 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
   return { ranked, ...outcome, noMatch: null, cut };
 }
 
-
 /**
  * The concepts a hit must explain for the question to be answered: its subjects — the words that
  * name what is asked about (content words, latin runs) — or, in a question without any, its

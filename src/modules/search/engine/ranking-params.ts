@@ -29,8 +29,11 @@ export const FIELD_COUNT = 12;
 export const FIELD_BITS = 4;
 export const FIELD_NAMES = ['name', 'code', 'theme', 'department', 'risk_title', 'risk_text', 'pinyin', 'department_alias', 'alias', 'activity', 'supporting', 'question'] as const;
 
-/** BM25F: per-field weight and length normalisation, shared saturation k1. */
-export const FIELD_WEIGHT = [10, 10, 5, 4, 2.5, 1, 8, 2, 10, 10, 10, 10];
+/**
+ * BM25F: per-field weight and length normalisation, shared saturation k1. The knowledge fields
+ * have none: a knowledge key's impact is the share of a phrase it stands for (impacts.ts).
+ */
+export const FIELD_WEIGHT = [10, 10, 5, 4, 2.5, 1, 8, 2, 0, 0, 0, 0];
 export const FIELD_B = [0.5, 0, 0.3, 0.3, 0.5, 0.75, 0.5, 0.3, 0, 0, 0, 0];
 /**
  * The field lengths BM25F normalises by: fixed, so that a permit's scores never depend on which
@@ -103,6 +106,6 @@ export const P = {
   fullImpact: 0.8,
   /** A word matched in part (a share s of it) explains it s^partialPower. */
   partialPower: 1,
-  /** A match found only in long risk texts counts this much as evidence that a concept is explained. */
-  riskTextQuality: 0.7,
+  /** A match the permit's text only mentions (its risk texts, its departments) counts this much as evidence that a concept is explained. */
+  mentionQuality: 0.7,
 };
