@@ -36,6 +36,8 @@ export const DEV_QUERIES_PATH = 'test/fixtures/corpus/queries-dev.jsonl';
 /** The project's own labelled queries: a set tuned on, and a frozen checking set never tuned on. */
 export const TUNE_QUERIES_PATH = 'test/fixtures/corpus/queries-tune.jsonl';
 export const CHECK_QUERIES_PATH = 'test/fixtures/corpus/queries-check.jsonl';
+/** A second frozen checking set, written from the catalogue alone after the tuning, by an author who saw nothing of the engine. */
+export const CHECK2_QUERIES_PATH = 'test/fixtures/corpus/queries-check2.jsonl';
 
 export function loadCorpus(path = CORPUS_PATH): CorpusFile {
   return JSON.parse(readFileSync(path, 'utf8')) as CorpusFile;

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { LabelledQuery, QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
-import { CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, regionFilter, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
+import { CHECK2_QUERIES_PATH, CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, regionFilter, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
 import { detailLines, halves, summaryLines, type SearchFn } from './relevance-run.js';
 
 /**
  * The labelled sets every relevance report covers: the dev set's tuning and checking halves,
- * the project's tuning set and its frozen checking set (when present).
+ * the project's tuning set and its two frozen checking sets (when present).
  */
 export interface EvalSet<T = QueryOutcome[]> {
   name: string;
@@ -22,6 +22,7 @@ export function evalSetQueries(): EvalSet<LabelledQuery[]>[] {
   ];
   if (existsSync(TUNE_QUERIES_PATH)) sets.push({ name: 'own tuning set', tuned: true, outcomes: loadQueries(TUNE_QUERIES_PATH) });
   if (existsSync(CHECK_QUERIES_PATH)) sets.push({ name: 'own frozen checking set', tuned: false, outcomes: loadQueries(CHECK_QUERIES_PATH) });
+  if (existsSync(CHECK2_QUERIES_PATH)) sets.push({ name: 'second frozen checking set', tuned: false, outcomes: loadQueries(CHECK2_QUERIES_PATH) });
   return sets;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../../bench/search/corpus.js';
 import { auditKnowledge } from '../../../../bench/search/knowledge-audit.js';
 import { loadKnowledgeFiles, parseKnowledge } from './knowledge.js';
-import { permitPhrases, phraseKeys, stageOfName } from './permit-knowledge.js';
+import { pairKey, permitPhrases, phraseKeys, stageOfName, wordUnits } from './permit-knowledge.js';
 
 describe('the knowledge files', () => {
   it('parse without a problem, cover every visible permit of the catalogue, and name no permit as another service', () => {
@@ -37,6 +37,21 @@ describe('the knowledge files', () => {
     expect(keys.get('宠物')).toBe(0.5);
     expect(keys.has('物医')).toBe(false);
     expect(keys.has('医')).toBe(false);
+    // A three-character verb phrase by its object, a name of a kind by its stem.
+    expect([...phraseKeys('修码头').keys()]).toEqual(['修码头', '码头']);
+    expect([...phraseKeys('卖期房').keys()]).toEqual(['卖期房', '期房']);
+    expect([...phraseKeys('兽药店').keys()]).toEqual(['兽药店', '兽药']);
+  });
+
+  it('finds a phrase by each two of its words, in either order, for their share of the phrase', () => {
+    expect(wordUnits('国道边广告牌', false)).toEqual(['国道', '广告牌']);
+    expect(wordUnits('押运员工时', false)).toEqual(['押运员', '工时']);
+    // A word for permits in general covers its characters but is no unit.
+    expect(wordUnits('证书信息变更', false)).toEqual(['信息', '变更']);
+    const keys = phraseKeys('国道边广告牌');
+    expect(keys.get(pairKey('国道', '广告牌'))).toBeCloseTo(5 / 6);
+    expect(pairKey('广告牌', '国道')).toBe(pairKey('国道', '广告牌'));
+    expect([...phraseKeys('修庙').keys()]).toEqual(['修庙']);
   });
 
   it("tells a permit's stage from its name", () => {

@@ -1,6 +1,7 @@
 import { pinyin } from 'pinyin-pro';
 import { getLexicon, type Stage } from './lexicon.js';
 import { negations } from './negation.js';
+import { pairKey, wordUnits } from './permit-knowledge.js';
 import { normalizeText } from './normalize.js';
 import { MAX_CORRECTIONS, W } from './ranking-params.js';
 import { tagWords } from './segmenter.js';
@@ -45,6 +46,13 @@ const LIGHT_NAMES = new Set(['ns', 'nr', 'nrt', 'nrfg', 'nt']);
 /** What the name of an office ends with. */
 const OFFICE = /..(局|委|委员会|办|办公室|所|站|队|大队|中心|厅|部)$/;
 
+/** A word of the question before it joins the plan: its token, kind and alternatives so far. */
+interface Draft {
+  token: Token;
+  alternatives: Alternative[];
+  kind: ConceptKind;
+}
+
 interface Token {
   word: string;
   tag: string;
@@ -61,9 +69,12 @@ function kindOf(t: Token, named: NamedKey): ConceptKind {
   if (lex.stageOf.has(t.word)) return 'stage';
   if (lex.generic.has(t.word)) return 'light';
   // Place, direction and time words, and names of places, may be what a permit is about
-  // (公共场所): light only when nothing names a permit by them. The other light kinds always are.
+  // (公共场所): light only when nothing names a permit by them — for a single character, nothing
+  // in the knowledge (上 is in many names without being what they are about). The other light
+  // kinds always are.
   const placeOrTime = LIGHT_NAMES.has(t.tag) || 'sft'.includes(t.tag[0]);
-  if ((LIGHT_TAGS.has(t.tag[0]) || LIGHT_NAMES.has(t.tag)) && !(placeOrTime && (lex.vocabularySet.has(t.word) || named(t.word)))) return 'light';
+  const namesPermit = lex.vocabularySet.has(t.word) || (t.word.length > 1 && named(t.word));
+  if ((LIGHT_TAGS.has(t.tag[0]) || LIGHT_NAMES.has(t.tag)) && !(placeOrTime && namesPermit)) return 'light';
   if (t.word.length > 1) return 'content';
   // A one-character verb (买, 立, 修, 投) takes its meaning from its object, a word of its own —
   // unless the knowledge names something by it (树, which the segmenter may take for a verb).
@@ -74,26 +85,29 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBui
   const { text, start } = run;
   const lex = getLexicon();
   const tokens = tokenize(text);
-  const concepts: { token: Token; alternatives: Alternative[]; kind: ConceptKind }[] = [];
+  const concepts: Draft[] = [];
   for (const t of tokens) {
     const kind = kindOf(t, named);
     const stage = lex.stageOf.get(t.word);
     if (stage) stages.add(stage);
     const alternatives = t.compound
-      ? [{ text: t.word, origin: 'word' as const, weight: 1, expansion: false, parts: [{ term: b.term(t.compound, t.compound, 'word'), share: 1 }] }]
+      ? [typedKey(b, t.compound, t.word)]
       : [...wordAlternatives(t.word, t.word.length === 1 ? 'unigram' : 'word', 1, b), ...synonymAlternatives(t.word, 1, b)];
     concepts.push({ token: t, alternatives, kind });
   }
   addCorrections(text, tokens, concepts, vocab, named, b);
-  for (const c of concepts) {
+  const composed = addVerbObjects(concepts, named, b);
+  addPairs(concepts, named, b);
+  concepts.forEach((c, i) => {
     const word = c.token.word;
     const outside = c.kind === 'content' && lex.outside.some((w) => word.includes(w));
     const office = c.kind === 'content' && (lex.offices.has(word) || OFFICE.test(word));
-    // The knowledge maps what is asked about, and at which stage, to permits: only subjects and
-    // stage words are looked up in it (and, below, the bigrams joining two words).
-    const knowledge = c.kind === 'content' || c.kind === 'single' || c.kind === 'stage';
+    // The knowledge maps what is asked about, and at which stage, to permits: only subjects, stage
+    // words and verbs that form a phrase with their object are looked up in it (and, below, the
+    // bigrams joining two words).
+    const knowledge = c.kind === 'content' || c.kind === 'single' || c.kind === 'stage' || composed.has(i);
     b.concept({ text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge, outside, office }, c.alternatives);
-  }
+  });
   // Bigrams across a word boundary: weak evidence that the two words stand together.
   for (let i = 1; i < concepts.length; i++) {
     const left = concepts[i - 1];
@@ -147,6 +161,73 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
+/** One key standing for all of a word, as typed (shown as `text`). */
+function typedKey(b: PlanBuilder, key: string, text = key): Alternative {
+  return { text, origin: 'word', weight: 1, expansion: false, parts: [{ term: b.term(key, key, 'word'), share: 1 }] };
+}
+
+/** Result complements after a one-character verb (砍掉, 卖了, 修好): the verb is what says the action. */
+const COMPLEMENTS = new Set('掉了完好过下上走成起开');
+/** Most words a verb and its object may stand apart (砍自家门口的树: 自, 家门口, 的). */
+const MAX_OBJECT_GAP = 3;
+
+/**
+ * A verb and its object said apart (砍自家门口的树, 修个庙, 砍掉几棵行道树) form the phrase
+ * people also say together (砍树, 修庙, 砍行道树): when some permit is named by that phrase, it
+ * is an alternative of both words, found as typed. Only light words, question words and fillers
+ * may stand between the two.
+ */
+function addVerbObjects(concepts: Draft[], named: NamedKey, b: PlanBuilder): Set<number> {
+  const verbs = new Set<number>();
+  concepts.forEach((verb, i) => {
+    const v = verb.token;
+    if (!(v.tag.startsWith('v') || verb.kind === 'stage') || v.compound) return;
+    const stems = v.word.length === 2 && COMPLEMENTS.has(v.word[1]) ? [v.word, v.word[0]] : [v.word];
+    for (let j = i + 1; j < concepts.length && j - i - 1 <= MAX_OBJECT_GAP; j++) {
+      const object = concepts[j];
+      if (object.kind === 'content' || object.kind === 'single') {
+        // Adjacent words form the phrase already, as the question's bigrams and words.
+        if (j === i + 1 && stems.length === 1) return;
+        for (const stem of stems) {
+          const phrase = stem + object.token.word;
+          if (!named(phrase)) continue;
+          for (const c of [verb, object]) c.alternatives.push(typedKey(b, phrase));
+          verbs.add(i);
+          return;
+        }
+        // A one-character word that forms nothing with the verb may be a measure word (修条路).
+        if (object.kind === 'content') return;
+        continue;
+      }
+      if ((object.kind !== 'light' && object.kind !== 'intent') || object.token.tag.startsWith('v')) return;
+    }
+  });
+  return verbs;
+}
+
+/** Most subjects of one run whose pairs are looked up. */
+const MAX_PAIRED = 8;
+
+/**
+ * Two subjects of the question that stand together in a knowledge phrase (国道 and 广告牌 in
+ * 国道边广告牌) are found by that phrase's pair key (permit-knowledge.ts): an alternative of both.
+ */
+function addPairs(concepts: Draft[], named: NamedKey, b: PlanBuilder): void {
+  const subjects = concepts.filter((c) => c.kind === 'content' && !c.token.compound).slice(0, MAX_PAIRED);
+  const units = subjects.map((c) => wordUnits(c.token.word));
+  for (let i = 0; i < subjects.length; i++) {
+    for (let j = i + 1; j < subjects.length; j++) {
+      for (const u of units[i]) {
+        for (const v of units[j]) {
+          const key = u === v ? null : pairKey(u, v);
+          if (!key || !named(key)) continue;
+          for (const c of [subjects[i], subjects[j]]) c.alternatives.push(typedKey(b, key));
+        }
+      }
+    }
+  }
+}
+
 /**
  * Homophone corrections, only where the question is not an ordinary word and has no match as
  * written: a bigram that names no permit and is not a word of the question, at least one of
@@ -154,7 +235,7 @@ function tokenize(text: string): Token[] {
  * and outside anything that names a permit. The name bigrams that sound alike become
  * alternatives of the words holding those characters.
  */
-function addCorrections(text: string, tokens: Token[], concepts: { token: Token; alternatives: Alternative[]; kind: ConceptKind }[], vocab: PinyinVocab, named: NamedKey, b: PlanBuilder): void {
+function addCorrections(text: string, tokens: Token[], concepts: Draft[], vocab: PinyinVocab, named: NamedKey, b: PlanBuilder): void {
   const ordinary = (t: Token) => t.word.length >= 2 && t.tag !== 'x';
   const settled = (t: Token) => ordinary(t) || named(t.compound ?? t.word);
   let readings: string[][] | null = null;
