@@ -1,13 +1,13 @@
 /**
- * Calibrates the no_match decision on the queries tuned on (the dev set's tuning half and the own
- * tuning set), never on a checking set: for each pair of thresholds on how well the best hit
+ * Calibrates the no_match decision on the queries tuned on (the dev set's tuning half and the two
+ * own tuning sets), never on a checking set: for each pair of thresholds on how well the best hit
  * explains the question's subjects (their mean quality, and the best one), the share of positive
  * questions answered with nothing and of no-answer questions answered with nothing.
  *   npx tsx bench/search/calibrate.ts [--list] [--set '{"partialPower":1}']
  */
 import { SearchIndex } from '../../src/modules/search/engine/index.js';
 import { P } from '../../src/modules/search/engine/ranking-params.js';
-import { corpusDocs, loadCorpus, loadQueries, TUNE_QUERIES_PATH } from './corpus.js';
+import { corpusDocs, loadCorpus, loadQueries, TUNE2_QUERIES_PATH, TUNE_QUERIES_PATH } from './corpus.js';
 import { halves, runQueries } from './relevance-run.js';
 
 const list = process.argv.includes('--list');
@@ -21,7 +21,7 @@ P.minExplained = 0;
 P.minStrongest = 0;
 const rows: { id: string; query: string; positive: boolean; explained: number; strongest: number; relevantTop: boolean }[] = [];
 const dev = runQueries(corpus, loadQueries(), () => []);
-const queries = [...halves(dev).tuning.map((o) => o.query), ...loadQueries(TUNE_QUERIES_PATH)];
+const queries = [...halves(dev).tuning.map((o) => o.query), ...loadQueries(TUNE_QUERIES_PATH), ...loadQueries(TUNE2_QUERIES_PATH)];
 runQueries(corpus, queries, (text, regionIds) => {
   const q = queries.find((x) => x.query === text)!;
   const res = index.search(text, { regionIds, debug: true });

@@ -35,6 +35,8 @@ export const CORPUS_PATH = 'test/fixtures/corpus/corpus.json';
 export const DEV_QUERIES_PATH = 'test/fixtures/corpus/queries-dev.jsonl';
 /** The project's own labelled queries: a set tuned on, and a frozen checking set never tuned on. */
 export const TUNE_QUERIES_PATH = 'test/fixtures/corpus/queries-tune.jsonl';
+/** A second tuning set, written like the second checking set (citizens' phrasing over every department). */
+export const TUNE2_QUERIES_PATH = 'test/fixtures/corpus/queries-tune2.jsonl';
 export const CHECK_QUERIES_PATH = 'test/fixtures/corpus/queries-check.jsonl';
 /** A second frozen checking set, written from the catalogue alone after the tuning, by an author who saw nothing of the engine. */
 export const CHECK2_QUERIES_PATH = 'test/fixtures/corpus/queries-check2.jsonl';

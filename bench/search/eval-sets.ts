@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { LabelledQuery, QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
-import { CHECK2_QUERIES_PATH, CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, regionFilter, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
+import { CHECK2_QUERIES_PATH, CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, regionFilter, TUNE2_QUERIES_PATH, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
 import { detailLines, halves, summaryLines, type SearchFn } from './relevance-run.js';
 
 /**
@@ -21,6 +21,7 @@ export function evalSetQueries(): EvalSet<LabelledQuery[]>[] {
     { name: 'dev checking half (even ids)', tuned: false, outcomes: checking.map((o) => o.query) },
   ];
   if (existsSync(TUNE_QUERIES_PATH)) sets.push({ name: 'own tuning set', tuned: true, outcomes: loadQueries(TUNE_QUERIES_PATH) });
+  if (existsSync(TUNE2_QUERIES_PATH)) sets.push({ name: 'second tuning set', tuned: true, outcomes: loadQueries(TUNE2_QUERIES_PATH) });
   if (existsSync(CHECK_QUERIES_PATH)) sets.push({ name: 'own frozen checking set', tuned: false, outcomes: loadQueries(CHECK_QUERIES_PATH) });
   if (existsSync(CHECK2_QUERIES_PATH)) sets.push({ name: 'second frozen checking set', tuned: false, outcomes: loadQueries(CHECK2_QUERIES_PATH) });
   return sets;

@@ -72,8 +72,8 @@ export const SearchDebug = Shape(
       { description: 'The words of the question, as the ranking counts them.' },
     ),
     no_match_reason: Nullable(
-      Type.String({ enum: ['nothing', 'unexplained'] }),
-      '`nothing`: no permit matches any word of the question; `unexplained`: the best candidate explains too little of it; null when something matched.',
+      Type.String({ enum: ['nothing', 'unexplained', 'elsewhere'] }),
+      '`nothing`: no permit matches any word of the question; `unexplained`: the best candidate explains too little of it; `elsewhere`: with a region filter, the region\'s best candidate is far below what the rest of the catalogue answers (the region lacks that permit); null when something matched.',
     ),
     subjects: Type.Array(Shape({ text: Type.String(), explained: Type.Number({ description: '0..1' }) }), {
       description: 'The words an answer must explain, and how well the best-scoring candidate explains each.',
@@ -82,7 +82,7 @@ export const SearchDebug = Shape(
       Shape({
         permit_id: Id(),
         permit_name: Type.String(),
-        reason: Type.String({ enum: ['unexplained', 'relative', 'hit_unexplained'], description: '`unexplained`: the whole answer was refused; `relative`: far below the best hit; `hit_unexplained`: explains too little of the question.' }),
+        reason: Type.String({ enum: ['unexplained', 'elsewhere', 'relative', 'hit_unexplained'], description: '`unexplained` or `elsewhere`: the whole answer was refused (no_match_reason); `relative`: far below the best hit; `hit_unexplained`: explains too little of the question.' }),
         score: Type.Number(),
         explained: Type.Number(),
       }),

@@ -51,6 +51,7 @@ const FIELDS: Record<string, string> = {
 
 const CUT: Record<string, string> = {
   unexplained: '最佳候选对问题解释不足，整体判定为没有找到',
+  elsewhere: '所选区域没有所问的事项，整体判定为没有找到',
   relative: '得分远低于第一名',
   hit_unexplained: '对问题解释不足',
 };
@@ -65,6 +66,7 @@ export const cutLabel = (r: string) => CUT[r] ?? r;
 export function verdict(reason: string | null | undefined, subjects: { text: string; explained: number }[]): string {
   const missing = subjects.filter((s) => s.explained < 0.5).map((s) => `「${s.text}」`);
   if (reason === 'nothing') return '没有任何许可事项与问题中的词相符，判定为没有找到。';
+  if (reason === 'elsewhere') return '所问的事项在其他区域才有，所选区域的最佳结果远不如它，判定为没有找到（不以本区域字面相近的事项充数）。';
   if (reason === 'unexplained') {
     return missing.length
       ? `最接近的许可事项也没有讲到问题中的${missing.join('、')}，判定为没有找到（不以字面相近的事项充数）。`

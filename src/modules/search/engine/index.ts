@@ -177,9 +177,12 @@ export class SearchIndex {
     const allowed = this.table.allowedBits(opts.regionIds);
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
-    const cands = allowed ? retrieveTopK(lists, allowed.bits, allowed.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder) : [];
+    const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK(lists, bits.bits, bits.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder);
+    // A region filter chooses among what the whole catalogue answers; it does not lower the bar.
+    const catalogueBest = allowed && opts.regionIds ? (rankCandidates(retrieve(this.table.allowedBits(null)!), { plan, scorer, docOf }, 1).ranked[0]?.score ?? 0) : 0;
+    const cands = allowed ? retrieve(allowed) : [];
     const tRetrieved = performance.now();
-    const outcome = rankCandidates(cands, { plan, scorer, docOf }, limit);
+    const outcome = rankCandidates(cands, { plan, scorer, docOf, catalogueBest }, limit);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
       const { textKeys, soundKeys } = matchedKeys(plan, r.hits);

@@ -100,6 +100,11 @@ export const P = {
   minStrongest: 0.8,
   /** How much more a subject naming a public service that is not a permit here weighs (out-of-scope.txt). */
   outsideWeight: 3,
+  /**
+   * With a region filter, the region's best hit must score this share of the whole catalogue's
+   * best, else no_match: what is asked about is a permit of other regions, not of this one.
+   */
+  regionRelative: 0.7,
   /** Every hit must explain the question's subjects this well on average. */
   minExplainedHit: 0.2,
   /** An impact (share of 255) at which a match counts as full evidence of its concept. */

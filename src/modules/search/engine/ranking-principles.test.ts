@@ -147,6 +147,21 @@ describe('ranking principles', () => {
     expect(misses.length / checked, misses.join('\n')).toBeLessThan(0.08);
   });
 
+  it('a region filter chooses among the answers, it does not lower the bar: a permit the region lacks is no answer there', () => {
+    const index = SearchIndex.build([
+      ...filler,
+      testDoc({ permitId: 'r1-food', regionId: 'r1', name: '食品经营许可核发' }),
+      testDoc({ permitId: 'r2-food', regionId: 'r2', name: '食品经营许可核发' }),
+      testDoc({ permitId: 'r3-shop', regionId: 'r3', name: '经营场所登记' }),
+    ]);
+    expect(index.search('食品经营许可', { regionIds: ['r2'] }).hits.map((h) => h.doc.permitId)).toEqual(['r2-food']);
+    const elsewhere = index.search('食品经营许可', { regionIds: ['r3'], debug: true });
+    expect(elsewhere.hits).toEqual([]);
+    expect(elsewhere.debug!.noMatch).toBe('elsewhere');
+    // Without the filter, the region's weaker permit is still an answer of its own.
+    expect(ids(index, '经营场所')).toContain('r3-shop');
+  });
+
   it('no answer is an answer: questions outside the catalogue get nothing, not what shares their words', () => {
     const index = SearchIndex.build(corpusDocs(loadCorpus()));
     for (const q of ['社保卡丢了怎么补办', '公积金怎么提取', '红烧肉的家常做法', '明天会下雨吗', 'qwertyuiop', '？？？']) {
