@@ -1,6 +1,6 @@
 /**
- * Compares ranking settings on the queries tuned on: the dev set's tuning half and the own tuning
- * set (never a checking set).
+ * Compares ranking settings on the queries tuned on: the dev set's tuning half and the two own
+ * tuning sets (never a checking set).
  *   npx tsx bench/search/tune.ts '{"k1":3}' '{"fieldWeight":[20,10,8,5,1.5,0.3,16]}' ...
  * Each argument is one setting (keys of P, W, plus fieldWeight / fieldB arrays); "{}" is the
  * current one. Settings are applied on top of the current parameters, one at a time.
@@ -8,13 +8,14 @@
 import { SearchIndex } from '../../src/modules/search/engine/index.js';
 import { FIELD_B, FIELD_WEIGHT, P, W } from '../../src/modules/search/engine/ranking-params.js';
 import { summarise, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
-import { corpusDocs, loadCorpus, loadQueries, TUNE_QUERIES_PATH } from './corpus.js';
+import { corpusDocs, loadCorpus, loadQueries, TUNE2_QUERIES_PATH, TUNE_QUERIES_PATH } from './corpus.js';
 import { halves, runQueries } from './relevance-run.js';
 
 const corpus = loadCorpus();
 const docs = corpusDocs(corpus);
 const queries = loadQueries();
 const own = loadQueries(TUNE_QUERIES_PATH);
+const own2 = loadQueries(TUNE2_QUERIES_PATH);
 const base = { P: { ...P }, W: { ...W }, fw: [...FIELD_WEIGHT], fb: [...FIELD_B] };
 
 function summary(o: QueryOutcome[]): string {
@@ -38,5 +39,5 @@ for (const arg of process.argv.slice(2)) {
   const index = SearchIndex.build(docs);
   const search = (q: string, regionIds: string[] | null) => index.search(q, { regionIds }).hits.map((h) => h.doc.permitId);
   const { tuning } = halves(runQueries(corpus, queries, search));
-  console.log(`${arg.padEnd(40)} dev tuning half ${summary(tuning)}  own tuning set ${summary(runQueries(corpus, own, search))}`);
+  console.log(`${arg.padEnd(28)} dev tuning half ${summary(tuning)}  own ${summary(runQueries(corpus, own, search))}  second ${summary(runQueries(corpus, own2, search))}`);
 }

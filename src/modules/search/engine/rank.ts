@@ -75,7 +75,7 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
     // A permit that explains all of the question ranks above one that explains a part of it
     // better: the score counts by how much of the question it explains.
     const coord = P.coordFloor + (1 - P.coordFloor) * mean;
-    const score = total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? P.stageBonus : 0));
+    const score = total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? (wantStages.length > 0 ? P.namedStageBonus : P.stageBonus) : 0));
     return { doc: c.doc, score, base: total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, hits: c.hits };
   });
   all.sort((a, b) => b.score - a.score || stableOrder(ctx.docOf(a.doc), ctx.docOf(b.doc)));

@@ -90,8 +90,10 @@ export const P = {
   coordFloor: 0.5,
   /** Final score × (1 + phraseBonus × contiguous name match share). */
   phraseBonus: 0.5,
-  /** Final score × (1 + stageBonus) for permits of the stage the question asks about (新办 when none). */
+  /** Final score × (1 + stageBonus) for new applications when the question names no stage. */
   stageBonus: 0.1,
+  /** … × (1 + namedStageBonus) for permits of the stage the question names (变更, 注销 …): said, it weighs more. */
+  namedStageBonus: 0.2,
   /** A hit must reach this share of the best hit's score (drops weak tails). */
   relativeCutoff: 0.3,
   /** The best hit must explain the question's subjects this well on average, else no_match. */
