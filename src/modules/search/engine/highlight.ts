@@ -39,14 +39,11 @@ export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set
 
 /** The stretch if the document holds it whole, else its longest held prefix and the rest in turn. */
 function addStretch(stretch: string, doc: SearchDoc, found: Set<string>, covered: Set<string>): void {
-  const all = textsOf(doc);
   let from = 0;
   while (from + 1 < stretch.length) {
     let held = 0;
-    for (const text of all) {
-      held = Math.max(held, longestHeldPrefix(stretch, from, text));
-      if (held === stretch.length - from) break;
-    }
+    const whole = stretch.length - from;
+    someText(doc, (text) => (held = Math.max(held, longestHeldPrefix(stretch, from, text))) === whole);
     const to = from + held;
     if (to - from < 2) {
       from++;
@@ -75,25 +72,16 @@ function longestHeldPrefix(stretch: string, from: number, text: string): number 
   return best;
 }
 
-/** The texts of the document last asked for, in the order they are looked through: name first, long risk texts last. */
-let textsFor: SearchDoc | null = null;
-let texts: string[] = [];
-
-function textsOf(doc: SearchDoc): string[] {
-  if (textsFor === doc) return texts;
-  const out = [doc.name];
-  for (const t of doc.themes) out.push(t.name);
-  for (const d of doc.approvalDepartments) out.push(d);
-  for (const r of doc.risks) out.push(r.title);
+/** Whether some text of the document passes the test, looked through name first, long risk texts last. */
+function someText(doc: SearchDoc, test: (text: string) => boolean): boolean {
+  if (test(doc.name)) return true;
+  for (const t of doc.themes) if (test(t.name)) return true;
+  for (const d of doc.approvalDepartments) if (test(d)) return true;
+  for (const r of doc.risks) if (test(r.title)) return true;
   for (const r of doc.risks) {
-    if (r.description) out.push(r.description);
-    if (r.legalBasis) out.push(r.legalBasis);
-    if (r.consequence) out.push(r.consequence);
-    if (r.prevention) out.push(r.prevention);
+    if ((r.description && test(r.description)) || (r.legalBasis && test(r.legalBasis)) || (r.consequence && test(r.consequence)) || (r.prevention && test(r.prevention))) return true;
   }
-  textsFor = doc;
-  texts = out;
-  return out;
+  return false;
 }
 
 /**
@@ -102,16 +90,17 @@ function textsOf(doc: SearchDoc): string[] {
  * written in traditional characters, is not highlighted).
  */
 function locate(key: string, doc: SearchDoc): string | null {
-  const all = textsOf(doc);
-  for (const t of all) if (t.includes(key)) return key;
+  if (someText(doc, (t) => t.includes(key))) return key;
   if (!/[a-z]/.test(key)) return null;
-  for (const t of all) {
+  let original: string | null = null;
+  someText(doc, (t) => {
     const lower = t.toLowerCase();
     const at = lower.indexOf(key);
     // Lower-casing may change the length of some letters; the offset then says nothing.
-    if (at >= 0 && lower.length === t.length) return t.slice(at, at + key.length);
-  }
-  return null;
+    if (at >= 0 && lower.length === t.length) original = t.slice(at, at + key.length);
+    return original !== null;
+  });
+  return original;
 }
 
 /** Drops pieces contained in longer ones; longest first. */

@@ -9,7 +9,7 @@ import { PinyinVocab } from './pinyin-vocab.js';
 import { PostingBuffer } from './posting-buffer.js';
 import { Postings } from './postings.js';
 import { analyzeQuery } from './query-analyzer.js';
-import { rankCandidates } from './rank.js';
+import { rankCandidates, withinRegion } from './rank.js';
 import { KNOWLEDGE_SPACES, MAX_HITS, P } from './ranking-params.js';
 import { retrieveTopK, Scratch, type Candidate, type ScoredList } from './retrieve.js';
 import type { QueryPlan } from './query-terms.js';
@@ -133,12 +133,25 @@ export class SearchIndex {
     return (id >= 0 && this.dict.df[id] > 0 && this.dict.telling[id] === 1) || knowledgeKeySet().has(key);
   };
 
+  /** At most how many documents hold a word that long texts index only as bigrams: as many as hold its rarest bigram. */
+  private bigramDf(word: string): number {
+    if (word.length < 3 || !/^[\u3400-\u9fff]+$/.test(word)) return 0;
+    let least = Infinity;
+    for (let i = 0; i + 1 < word.length; i++) {
+      const id = this.dict.lookup(word.slice(i, i + 2));
+      least = Math.min(least, id >= 0 ? this.dict.df[id] : 0);
+    }
+    return least === Infinity ? 0 : least;
+  }
+
   /**
    * Each query term in each key space: its id and idf. The knowledge spaces share one idf: that
    * of the documents holding the phrase in any of them — so that whether a phrase is a permit's
    * principal activity or a supporting one is told by the space's weight alone, not by how many
    * permits happen to list it — and never below the phrase's idf in the permits' own text: a
-   * phrase the knowledge ties to a permit is at least as telling as a mention in a risk text.
+   * phrase the knowledge ties to a permit is at least as telling as a mention in a risk text. A
+   * word long texts index only as bigrams is held by at most as many documents as its rarest
+   * bigram: its idf there is at least that bigram's.
    */
   private resolve(keys: string[], inKnowledge: Set<number>): SpaceTerm[] {
     const n = Math.max(1, this.table.aliveCount);
@@ -151,7 +164,8 @@ export class SearchIndex {
       const ids = inKnowledge.has(t) ? this.dict.knowledgeIds(key) : null;
       let df = 0;
       if (ids) for (const id of ids) if (id >= 0) df += this.dict.df[id];
-      const knowledgeIdf = textDf > 0 ? Math.max(idf(df), idf(textDf)) : idf(df);
+      const inText = textDf > 0 ? textDf : this.bigramDf(key);
+      const knowledgeIdf = inText > 0 ? Math.max(idf(df), idf(inText)) : idf(df);
       for (let s = 0; s < KNOWLEDGE_SPACES.length; s++) {
         const id = ids ? ids[s] : -1;
         out.push({ id: id >= 0 && this.dict.df[id] > 0 ? id : -1, idf: knowledgeIdf });
@@ -178,11 +192,11 @@ export class SearchIndex {
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
     const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK(lists, bits.bits, bits.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder);
-    // A region filter chooses among what the whole catalogue answers; it does not lower the bar.
-    const catalogueBest = allowed && opts.regionIds ? (rankCandidates(retrieve(this.table.allowedBits(null)!), { plan, scorer, docOf }, 1).ranked[0]?.score ?? 0) : 0;
     const cands = allowed ? retrieve(allowed) : [];
     const tRetrieved = performance.now();
-    const outcome = rankCandidates(cands, { plan, scorer, docOf, catalogueBest }, limit);
+    const ctx = { plan, scorer, docOf };
+    let outcome = rankCandidates(cands, ctx, limit);
+    if (opts.regionIds) outcome = withinRegion(outcome, () => rankCandidates(retrieve(this.table.allowedBits(null)!), ctx, 1).ranked[0]?.score ?? 0);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
       const { textKeys, soundKeys } = matchedKeys(plan, r.hits);

@@ -51,6 +51,8 @@ interface Draft {
   token: Token;
   alternatives: Alternative[];
   kind: ConceptKind;
+  /** The phrase an object forms with its verb said apart (修…桥: 修桥). */
+  withVerb?: string;
 }
 
 interface Token {
@@ -192,6 +194,7 @@ function addVerbObjects(concepts: Draft[], named: NamedKey, b: PlanBuilder): Set
           const phrase = stem + object.token.word;
           if (!named(phrase)) continue;
           for (const c of [verb, object]) c.alternatives.push(typedKey(b, phrase));
+          object.withVerb = phrase;
           verbs.add(i);
           return;
         }
@@ -211,10 +214,11 @@ const MAX_PAIRED = 8;
 /**
  * Two subjects of the question that stand together in a knowledge phrase (国道 and 广告牌 in
  * 国道边广告牌) are found by that phrase's pair key (permit-knowledge.ts): an alternative of both.
+ * An object said apart from its verb takes part as the phrase the two form (河上…修桥).
  */
 function addPairs(concepts: Draft[], named: NamedKey, b: PlanBuilder): void {
-  const subjects = concepts.filter((c) => c.kind === 'content' && !c.token.compound).slice(0, MAX_PAIRED);
-  const units = subjects.map((c) => wordUnits(c.token.word));
+  const subjects = concepts.filter((c) => (c.kind === 'content' || c.withVerb) && !c.token.compound).slice(0, MAX_PAIRED);
+  const units = subjects.map((c) => (c.withVerb ? [...wordUnits(c.token.word), c.withVerb] : wordUnits(c.token.word)));
   for (let i = 0; i < subjects.length; i++) {
     for (let j = i + 1; j < subjects.length; j++) {
       for (const u of units[i]) {

@@ -46,17 +46,14 @@ export interface RankContext {
   plan: QueryPlan;
   scorer: ConceptScorer;
   docOf(doc: number): SearchDoc;
-  /** With a region filter: the best score over the whole catalogue, which the region's best must come near. */
-  catalogueBest?: number;
 }
 
 /**
  * Second stage on the retrieved candidates: concept scores, weighed by how much of the question
  * they explain, the contiguous-match bonus on the permit name and the stage bonus; then the order
  * — score, ties broken by region and permit code, never by an index's internal order — and the
- * decisions: no_match when the best hit explains too little of the question (or, with a region
- * filter, when the region's best is far below the whole catalogue's: the region lacks what is
- * asked about), and the cut of hits far below the best or explaining too little.
+ * decisions: no_match when the best hit explains too little of the question, and the cut of
+ * hits far below the best or explaining too little.
  */
 export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: number): RankOutcome {
   const { plan, scorer } = ctx;
@@ -83,11 +80,9 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
   if (!best || best.score <= 0) return { ranked: [], subjects: picked, bestSubjectQuality: [], noMatch: 'nothing', cut: [] };
   const cut: RankOutcome['cut'] = [];
   const outcome = { subjects: picked, bestSubjectQuality: best.subjectQuality };
-  const refused: CutReason | null =
-    best.explained < P.minExplained || best.strongest < P.minStrongest ? 'unexplained' : best.score < P.regionRelative * (ctx.catalogueBest ?? 0) ? 'elsewhere' : null;
-  if (refused) {
-    for (const r of all) cut.push({ doc: r.doc, reason: refused, score: r.score, explained: r.explained });
-    return { ranked: [], ...outcome, noMatch: refused, cut };
+  if (best.explained < P.minExplained || best.strongest < P.minStrongest) {
+    for (const r of all) cut.push({ doc: r.doc, reason: 'unexplained', score: r.score, explained: r.explained });
+    return { ranked: [], ...outcome, noMatch: 'unexplained', cut };
   }
   const ranked: Ranked[] = [];
   for (const r of all) {
@@ -96,6 +91,19 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
     else if (ranked.length < limit) ranked.push(r);
   }
   return { ranked, ...outcome, noMatch: null, cut };
+}
+
+/**
+ * With a region filter: a region whose best hit leaves part of the question unexplained and
+ * scores far below the whole catalogue's best (`catalogueBest`, asked for only then) lacks what
+ * is asked about — the answer is no_match. A filter chooses among the catalogue's answers; it
+ * does not lower the bar.
+ */
+export function withinRegion(outcome: RankOutcome, catalogueBest: () => number): RankOutcome {
+  const best = outcome.ranked[0];
+  if (!best || best.explained >= 1 || best.score >= P.regionRelative * catalogueBest()) return outcome;
+  const cut = [...outcome.ranked.map((r) => ({ doc: r.doc, reason: 'elsewhere' as const, score: r.score, explained: r.explained })), ...outcome.cut];
+  return { ...outcome, ranked: [], noMatch: 'elsewhere', cut };
 }
 
 /**

@@ -72,8 +72,11 @@ export const W = {
   initialsWord: 0.8,
 };
 
-/** Weights of the question's subjects in how well a hit explains it (the no_match decision). */
-export const EXPLAIN_WEIGHT = { content: 1, single: 1, light: 0.4, stage: 0.4, intent: 0, bridge: 0, sound: 0 };
+/**
+ * Weights of the question's subjects in how well a hit explains it (the no_match decision). A
+ * one-character word weighs as it does in the score: it is as often vague (人, 事) as specific (狗, 桥).
+ */
+export const EXPLAIN_WEIGHT = { content: 1, single: 0.6, light: 0.4, stage: 0.4, intent: 0, bridge: 0, sound: 0 };
 
 /** Synonym candidates a typo correction may add per query bigram. */
 export const MAX_CORRECTIONS = 4;
