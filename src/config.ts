@@ -22,6 +22,8 @@ export interface Config {
   importMaxBytes: number;
   /** Bearer token that opens `/metrics` to other hosts; without one it answers loopback scrapes only. */
   metricsToken: string | null;
+  /** Days the query log keeps what people asked; 0 turns it off (docs/query-log.md). */
+  queryLogDays: number;
 }
 
 export type DatabaseTarget =
@@ -127,5 +129,6 @@ export function loadConfig(env: Env = process.env): Config {
     loginRateLimit: intSetting(env, 'LOGIN_RATE_LIMIT', 60, 0, 10_000_000),
     importMaxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     metricsToken,
+    queryLogDays: intSetting(env, 'QUERY_LOG_DAYS', 90, 0, 3650),
   };
 }

@@ -11,11 +11,12 @@ import type { Tables as Snapshots } from '../modules/snapshots/snapshots.table.j
 import type { Tables as Checkpoints } from '../modules/checkpoints/checkpoints.table.js';
 import type { Tables as OperationLog } from '../modules/operation-log/operation-log.table.js';
 import type { Tables as Meta } from '../modules/meta/meta.table.js';
+import type { Tables as QueryLog } from '../modules/query-log/query-log.table.js';
 
 /** The whole schema: the union of every module's table file. */
 export interface Database
   extends Regions, Themes, Permits, Departments, Users, Sessions, ImportSessions, Files, Snapshots,
-    Checkpoints, OperationLog, Meta {}
+    Checkpoints, OperationLog, Meta, QueryLog {}
 
 export type DB = Kysely<Database>;
 /** Repositories take either the database or an open transaction. */

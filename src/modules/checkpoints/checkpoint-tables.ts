@@ -35,8 +35,9 @@ export const COVERED_TABLES: readonly CoveredTable[] = [
 
 /**
  * Tables a checkpoint deliberately leaves alone: who is logged in, login lockouts, workbooks
- * waiting for commit, the checkpoints themselves and the operation log. A restore neither saves
- * nor rolls them back (docs/checkpoints.md). Kysely's migration bookkeeping is excluded by prefix.
+ * waiting for commit, the checkpoints themselves, the operation log and the query log. A restore
+ * neither saves nor rolls them back (docs/checkpoints.md). Kysely's migration bookkeeping is
+ * excluded by prefix.
  */
 export const EXCLUDED_TABLES: readonly string[] = [
   'sessions',
@@ -47,6 +48,9 @@ export const EXCLUDED_TABLES: readonly string[] = [
   'operation_logs',
   // The instances' change feed: a restore announces itself there instead of rolling it back.
   'data_changes',
+  // What people asked: a record of the service's use, not of its data (docs/query-log.md).
+  'query_log',
+  'query_log_salts',
 ];
 
 export const isBookkeepingTable = (name: string) => name.startsWith('kysely_migration');

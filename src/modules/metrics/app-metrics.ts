@@ -53,6 +53,12 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  readonly queryLogDropped = new Counter({
+    name: 'lawrisk_query_log_dropped_total',
+    help: 'Query log entries not written (the database refused them, or too many were waiting)',
+    registers: [this.registry],
+  });
+
   readonly operationDuration = new Histogram({
     name: 'lawrisk_operation_duration_seconds',
     help: 'Duration of imports (parse, commit) and checkpoint operations (create, restore), by outcome',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ChangeFeed } from '../changes/change-feed.js';
+import { QueryLog } from '../query-log/query-log.js';
 import { SearchIndex } from './engine/index.js';
 import { SearchIndexHolder } from './search-index.service.js';
 import { registerSearchRoutes } from './search.routes.js';
@@ -9,6 +10,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     searchIndex: SearchIndexHolder;
     changeFeed: ChangeFeed;
+    queryLog: QueryLog;
   }
 }
 
@@ -29,5 +31,10 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   ctx.onDataChanged.push((change) => holder.apply(change));
   feed.start((change) => holder.apply(change));
   app.addHook('onClose', async () => feed.stop());
-  registerSearchRoutes(app, ctx, holder);
+  const queryLog = new QueryLog(ctx);
+  app.decorate('queryLog', queryLog);
+  queryLog.start();
+  // Registered before the database's own close: what is waiting is written first.
+  app.addHook('onClose', async () => queryLog.stop());
+  registerSearchRoutes(app, ctx, holder, queryLog);
 }

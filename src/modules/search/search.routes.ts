@@ -4,6 +4,7 @@ import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
 import type { RouteDoc } from '../../http/openapi/route-doc.js';
 import { inScope, regionScope } from '../auth/data-scope.js';
+import { channelOf, type QueryLog } from '../query-log/query-log.js';
 import { loadPermitPayloads } from '../permits/permit-payload.js';
 import { findRegionByToken, listRegionRows, presentRegion } from '../regions/regions.repository.js';
 import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds, type Visibility } from './public-lookup.repository.js';
@@ -29,7 +30,7 @@ function searchInput(req: FastifyRequest): { input: Record<string, unknown>; pos
   return { input: asInput(post ? req.body : req.query), post };
 }
 
-export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
+export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog): void {
   const { apiRoot } = ctx.config;
   // One counter per client for GET and POST alike: SEARCH_RATE_LIMIT counts /v2 requests whatever
   // the method (a limit in each route's config would give every method its own counter).
@@ -50,7 +51,17 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
       regions: readList(input, 'region', 'region_id'),
       debug: debugFlag(input.debug, post),
     });
-    const executionTime = Math.round(performance.now() - started);
+    const elapsed = performance.now() - started;
+    const executionTime = Math.round(elapsed);
+    queryLog.record({
+      query,
+      regionIds: outcome.regionIds,
+      resultCount: outcome.count,
+      topPermitIds: outcome.topPermitIds,
+      latencyUs: Math.round(elapsed * 1000),
+      channel: channelOf(req.headers['x-lawrisk-channel'], input.channel),
+      address: req.ip,
+    });
     reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
     const gzipped = acceptsGzip(req.headers['accept-encoding']) ? gzippedAnswer(outcome, executionTime) : null;
     if (gzipped) return reply.header('content-encoding', 'gzip').send(gzipped);

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { matchRegionTokens } from '../regions/regions.repository.js';
+import { TOP_KEPT } from '../query-log/query-log.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
@@ -16,6 +17,8 @@ export interface SearchRequest {
 export interface SearchOutcome extends AnswerParts {
   /** The answer was reused from the cache. */
   cached: boolean;
+  /** The region ids the filter resolved to; null without a filter. */
+  regionIds: string[] | null;
 }
 
 /** Most results the service returns; how many below that is decided by relevance. */
@@ -39,16 +42,17 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
   const key = SearchCache.key(req.query, regionIds);
   if (!req.debug) {
     const hit = cache.get(key, holder.version);
-    if (hit) return { ...hit, cached: true };
+    if (hit) return { ...hit, cached: true, regionIds };
   }
   const index = holder.current;
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
+  const topPermitIds = hits.slice(0, TOP_KEPT).map((h) => h.doc.permitId);
   if (!req.debug || !result.debug) {
-    const answer: AnswerParts = { count: hits.length, tail: answerTail(hits.length, itemsJson, {}), gzipped: new Map() };
+    const answer: AnswerParts = { count: hits.length, topPermitIds, tail: answerTail(hits.length, itemsJson, {}), gzipped: new Map() };
     cache.set(key, holder.version, answer);
-    return { ...answer, cached: false };
+    return { ...answer, cached: false, regionIds };
   }
   const d = result.debug;
   const debug: Static<typeof SearchDebug> = {
@@ -74,5 +78,5 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
     timings_us: d.timingsUs,
     index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
   };
-  return { count: hits.length, tail: answerTail(hits.length, itemsJson, debug), gzipped: null, cached: false };
+  return { count: hits.length, topPermitIds, tail: answerTail(hits.length, itemsJson, debug), gzipped: null, cached: false, regionIds };
 }

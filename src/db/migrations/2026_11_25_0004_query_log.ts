@@ -1,0 +1,31 @@
+import { PostgresAdapter, type Kysely } from 'kysely';
+
+/** The query log and the salts of its askers' hashes (docs/query-log.md). */
+export async function up(db: Kysely<any>): Promise<void> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const table = db.schema.createTable('query_log');
+  await (pg
+    ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    .addColumn('asked_at', 'text', (c) => c.notNull())
+    .addColumn('query', 'text', (c) => c.notNull())
+    .addColumn('region_ids', 'text')
+    .addColumn('result_count', 'integer', (c) => c.notNull())
+    .addColumn('top_permit_ids', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('latency_us', 'integer', (c) => c.notNull())
+    .addColumn('channel', 'text', (c) => c.notNull())
+    .addColumn('asker', 'text')
+    .execute();
+  await db.schema.createIndex('query_log_asked_idx').on('query_log').column('asked_at').execute();
+  await db.schema
+    .createTable('query_log_salts')
+    .addColumn('day', 'text', (c) => c.primaryKey())
+    .addColumn('salt', 'text', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('query_log_salts').ifExists().execute();
+  await db.schema.dropTable('query_log').ifExists().execute();
+}
