@@ -12,6 +12,7 @@ import { registerCheckpointRoutes } from './checkpoints/checkpoints.routes.js';
 import { registerOperationLogRoutes } from './operation-log/operation-log.routes.js';
 import { registerSearchModule } from './search/search.module.js';
 import { registerStatisticsRoutes } from './statistics/statistics.routes.js';
+import { registerSearchAnalyticsRoutes } from './search-analytics/search-analytics.routes.js';
 import { registerImportModule } from './importer/import.module.js';
 
 /** Every module's routes, in one list: a module plugs in here and nowhere else. */
@@ -27,6 +28,7 @@ export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext
   registerCheckpointRoutes(app, ctx);
   registerOperationLogRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
+  registerSearchAnalyticsRoutes(app, ctx);
   await registerSearchModule(app, ctx, opts.warmUp);
   registerImportModule(app, ctx);
 }

@@ -290,6 +290,38 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     }
   });
 
+  it('shows what people asked on the search analytics page, on a desktop and on a phone', async () => {
+    const ask = (query: string, channel: string) =>
+      fetch(url('/v2'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, channel }) });
+    for (const [query, channel] of [[target.name, 'page'], [target.name, 'assistant'], ['红烧肉的做法', 'page'], ['红烧肉的做法', 'api']]) {
+      expect((await ask(query, channel)).status).toBe(200);
+    }
+    await page.waitForTimeout(1500); // the log is written once a second, off the request path
+    await page.goto(url('/db_admin#/search-analytics'));
+    const noResult = page.getByRole('tab', { name: '无结果查询' });
+    await noResult.click();
+    const link = page.locator('#pane-no_result a', { hasText: '红烧肉的做法' });
+    expect(await link.getAttribute('href')).toBe(`${API}/admin/v2-debug?q=${encodeURIComponent('红烧肉的做法')}`);
+    const card = (label: string) => textOf(page.locator('.stat-card', { hasText: label }).locator('.stat-value'));
+    expect(Number((await card('无结果次数')).replace(/,/g, ''))).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'search-analytics');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await textOf(page.locator('.stat-card', { hasText: '查询次数' }));
+    await screenshot(page, 'search-analytics-phone');
+    // On a phone the menu is a drawer opened from the header.
+    await page.getByRole('button', { name: '打开菜单' }).click();
+    await page.locator('.aside.open').getByText('操作日志').click();
+    await textOf(page.locator('.el-main').getByText('导入').first());
+    expect(page.url()).toMatch(/#\/logs$/);
+    await screenshot(page, 'operation-log-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // The console opened from a row asks that question at once.
+    await page.goto(`${server.base}${API}/admin/v2-debug?q=${encodeURIComponent(target.name)}`);
+    expect(await textOf(page.locator('.result-card').first().locator('.name'))).toBe(target.name);
+    expect(await page.locator('input[name=query]').inputValue()).toBe(target.name);
+  });
+
   it('creates a department and shows its account and one-time initial password', async () => {
     await page.goto(url('/admin/super#/departments'));
     await page.getByRole('button', { name: '新建顶级部门' }).click();

@@ -620,6 +620,12 @@ export const rows: Row[] = [
       ok(async (d, { w }) => expect(d.permits.total).toBe(await dbCount(w, 'permits'))),
     ),
   },
+  // Search analytics: every region's questions, so administrators only.
+  {
+    route: 'GET /admin/search-analytics', request: () => ({ method: 'GET', url: '/admin/search-analytics' }),
+    expect: adminOnly(ok((d) => expect(d.daily).toHaveLength(30))),
+  },
+  { route: 'GET /admin/search-analytics/export', request: () => ({ method: 'GET', url: '/admin/search-analytics/export' }), expect: adminOnly(xlsx) },
 ];
 
 /** Outside the scope a record answers exactly as one that does not exist. */

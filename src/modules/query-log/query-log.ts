@@ -35,7 +35,7 @@ const FLUSH_AT = 500;
 const MAX_WAITING = 20_000;
 const DAY_MS = 86_400_000;
 /** How many of the answer's permits an entry keeps. */
-export const TOP_KEPT = 5;
+const TOP_KEPT = 5;
 
 /** Most log forms and asker hashes remembered: questions and askers come back again and again. */
 const REMEMBERED = 10_000;
@@ -51,6 +51,7 @@ function remembered(map: Map<string, string>, key: string, make: () => string): 
   }
   return value;
 }
+
 const logForm = (query: string) =>
   maskPersonalData(query, normalizeText)
     .toLowerCase()
@@ -67,7 +68,7 @@ export class QueryLog {
   private writing: Promise<void> = Promise.resolve();
   private salts = new Map<string, string>();
   private forms = new Map<string, string>();
-  /** Hashes by day and address: what the address is kept for in memory, until the day is over. */
+  /** Hashes by day and address: the only place an address stays in memory, until the daily prune. */
   private hashes = new Map<string, string>();
   private timers: NodeJS.Timeout[] = [];
 

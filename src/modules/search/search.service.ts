@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { matchRegionTokens } from '../regions/regions.repository.js';
-import { TOP_KEPT } from '../query-log/query-log.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
@@ -48,7 +47,7 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
   const result = index.search(req.query, { regionIds, debug: req.debug, limit: MAX_RESULTS });
   const hits = result.hits.slice(0, MAX_RESULTS);
   const itemsJson = JSON.stringify(hits.map(presentRiskSubject));
-  const topPermitIds = hits.slice(0, TOP_KEPT).map((h) => h.doc.permitId);
+  const topPermitIds = hits.map((h) => h.doc.permitId);
   if (!req.debug || !result.debug) {
     const answer: AnswerParts = { count: hits.length, topPermitIds, tail: answerTail(hits.length, itemsJson, {}), gzipped: new Map() };
     cache.set(key, holder.version, answer);

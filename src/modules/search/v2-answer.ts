@@ -52,7 +52,7 @@ const GZIP_VARIANTS = 4;
 /** An answer as the cache keeps it (search.service.ts): its compressed copies live as long as its cache entry. */
 export interface AnswerParts {
   count: number;
-  /** The answer's first permit ids, best first (the query log keeps them). */
+  /** The answer's permit ids, best first (the query log keeps the first few). */
   topPermitIds: string[];
   tail: Buffer;
   /** Compressed copies by executionTime; null when the answer is not cached (debug). */
