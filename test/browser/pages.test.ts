@@ -320,6 +320,14 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await page.goto(`${server.base}${API}/admin/v2-debug?q=${encodeURIComponent(target.name)}`);
     expect(await textOf(page.locator('.result-card').first().locator('.name'))).toBe(target.name);
     expect(await page.locator('input[name=query]').inputValue()).toBe(target.name);
+    // 为什么没有找到: a permit picked by name, and the verdict for the question asked.
+    await page.getByRole('tab', { name: '为什么没有找到' }).click();
+    await page.locator('.why-not .permit input').fill(target.name.slice(0, 6));
+    await page.locator('.el-select-dropdown__item:visible').filter({ hasText: target.name }).first().click();
+    await page.getByRole('button', { name: '查看原因' }).click();
+    expect(await textOf(page.locator('.why-not .verdict'))).toContain('该事项在检索结果中');
+    expect(await textOf(page.locator('.why-not .facts'))).toContain('排名');
+    await screenshot(page, 'v2-debug-why-not');
   });
 
   it('creates a department and shows its account and one-time initial password', async () => {

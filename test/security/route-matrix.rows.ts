@@ -620,6 +620,12 @@ export const rows: Row[] = [
       ok(async (d, { w }) => expect(d.permits.total).toBe(await dbCount(w, 'permits'))),
     ),
   },
+  // Why a permit is not found: it shows hidden permits and every region, so administrators only.
+  {
+    route: 'GET /admin/v2-debug/why-not',
+    request: (w) => ({ method: 'GET', url: `/admin/v2-debug/why-not?query=${encodeURIComponent('食品经营许可')}&permit_id=${w.permits['B-001']}` }),
+    expect: adminOnly(ok((d) => expect(d.verdict).toBe('found'))),
+  },
   // Search analytics: every region's questions, so administrators only.
   {
     route: 'GET /admin/search-analytics', request: () => ({ method: 'GET', url: '/admin/search-analytics' }),

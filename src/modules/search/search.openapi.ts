@@ -46,6 +46,9 @@ const Evidence = Type.String({
   description: "Where the permit matched: `text` its own text (name, themes, departments, risk titles and texts), `alias` a name people use for it, `activity` an activity it is the principal permit for, `supporting` one it is also needed for, `question` a question people ask about it (docs/search-knowledge.md).",
 });
 
+/** What matched one word of the question in a permit: its best match. */
+export const HitConcept = Shape({ concept: Type.String(), matched_as: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS] }), evidence: Evidence, score: Type.Number() });
+
 export const SearchDebug = Shape(
   {
     normalized_query: Type.String({ description: 'The query after normalisation (width, case, traditional → simplified).' }),
@@ -102,10 +105,7 @@ export const SearchDebug = Shape(
         explained: Type.Number({ description: 'How well the permit explains the question (0..1).' }),
         name_share: Type.Number({ description: 'Share of the permit name the question holds contiguously.' }),
         stage_match: Type.Boolean({ description: 'The permit is of the stage the question asks about (a new application when it names none).' }),
-        concepts: Type.Array(
-          Shape({ concept: Type.String(), matched_as: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS] }), evidence: Evidence, score: Type.Number() }),
-          { description: 'Per word of the question that matched: its best match.' },
-        ),
+        concepts: Type.Array(HitConcept, { description: 'Per word of the question that matched: its best match.' }),
       }),
       { description: 'Per result, in result order.' },
     ),

@@ -11,7 +11,8 @@ import { listThemesWithVisibleCounts, listUnboundPermitIds, listVisiblePermitIds
 import type { SearchIndexHolder } from './search-index.service.js';
 import { SearchCache } from './search-cache.js';
 import { searchDocs } from './search.openapi.js';
-import { searchRiskSubjects } from './search.service.js';
+import { searchRiskSubjects, whyNotFound } from './search.service.js';
+import { whyNotDocs } from './why-not.openapi.js';
 import { acceptsGzip, answerBody, gzippedAnswer } from './v2-answer.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
@@ -74,6 +75,17 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
   });
   app.get(`${apiRoot}/v2`, v2Options(searchDocs.searchGet), search);
   app.post(`${apiRoot}/v2`, v2Options(searchDocs.searchPost), search);
+
+  // For the search console: every region and hidden permits too, so administrators only.
+  app.get(`${apiRoot}/admin/v2-debug/why-not`, { config: { guard: 'admin', doc: whyNotDocs.whyNot } }, async (req) => {
+    const input = asInput(req.query);
+    const query = readString(input, 'query', 'q') ?? '';
+    if (!query) throw badRequest('请输入检索问题');
+    if (query.length > 500) throw badRequest('查询内容过长（最多 500 个字符）');
+    const permitId = readString(input, 'permit_id') ?? '';
+    if (!permitId) throw badRequest('请指定许可事项');
+    return { success: true, data: whyNotFound(holder, query, permitId, readList(input, 'region', 'region_id')) };
+  });
 
   app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public', doc: searchDocs.regions } }, async () => ({
     success: true,

@@ -6,6 +6,7 @@ import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
 import { answerTail, type AnswerParts } from './v2-answer.js';
 import type { SearchDebug } from './search.openapi.js';
+import type { WhyNotAnswer } from './why-not.openapi.js';
 
 export interface SearchRequest {
   query: string;
@@ -78,4 +79,23 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
     index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
   };
   return { count: hits.length, topPermitIds, tail: answerTail(hits.length, itemsJson, debug), gzipped: null, cached: false, regionIds };
+}
+
+/** Why a permit is or is not in the answer to a question (the console's 为什么没有找到). */
+export function whyNotFound(holder: SearchIndexHolder, query: string, permitId: string, regions: string[]): Static<typeof WhyNotAnswer> {
+  const regionIds = regions.length > 0 ? matchRegionTokens(holder.regions, regions).map((r) => String(r.id)) : null;
+  const index = holder.current;
+  const why = index.whyNot(query, permitId, regionIds);
+  const doc = index.document(permitId);
+  return {
+    permit: doc ? { id: doc.permitId, name: doc.name, region: doc.regionName } : null,
+    verdict: why.verdict,
+    rank: why.rank,
+    reason: why.reason as Static<typeof WhyNotAnswer>['reason'],
+    score: why.score,
+    explained: why.explained,
+    best_score: why.bestScore,
+    breakdown: why.breakdown,
+    concepts: why.concepts.map((c) => ({ concept: c.concept, matched_as: c.matchedAs, origin: c.origin, evidence: c.evidence, score: c.score })),
+  };
 }

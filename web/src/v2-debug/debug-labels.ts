@@ -50,6 +50,7 @@ const FIELDS: Record<string, string> = {
 };
 
 const CUT: Record<string, string> = {
+  nothing: '问题中没有可匹配的词，或没有任何事项与之匹配',
   unexplained: '最佳候选对问题解释不足，整体判定为没有找到',
   elsewhere: '所选区域没有所问的事项，整体判定为没有找到',
   relative: '得分远低于第一名',

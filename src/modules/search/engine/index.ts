@@ -9,13 +9,13 @@ import { PinyinVocab } from './pinyin-vocab.js';
 import { PostingBuffer } from './posting-buffer.js';
 import { Postings } from './postings.js';
 import { analyzeQuery } from './query-analyzer.js';
-import { rankCandidates, withinRegion } from './rank.js';
+import { rankCandidates, scoreCandidates, withinRegion } from './rank.js';
 import { KNOWLEDGE_SPACES, MAX_HITS, P } from './ranking-params.js';
 import { retrieveTopK, Scratch, type Candidate, type ScoredList } from './retrieve.js';
 import type { QueryPlan } from './query-terms.js';
 import { TermDict } from './term-dict.js';
 import { isSoundKey } from './terms.js';
-import type { SearchDoc, SearchHit, SearchOptions, SearchResult } from './types.js';
+import type { SearchDoc, SearchHit, SearchOptions, SearchResult, WhyNot } from './types.js';
 
 export type { SearchDoc, SearchHit, SearchOptions, SearchResult, SearchDebug, SearchRisk } from './types.js';
 
@@ -174,11 +174,9 @@ export class SearchIndex {
     return out;
   }
 
-  search(query: string, opts: SearchOptions = {}): SearchResult {
-    const t0 = performance.now();
-    const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
+  /** The question read and resolved against the index: its plan, terms, scorer and posting lists. */
+  private prepare(query: string) {
     const plan = analyzeQuery(query, this.vocab, this.named);
-    const tAnalyzed = performance.now();
     const resolved = this.resolve(plan.terms.map((t) => t.key), knowledgeTerms(plan));
     const scorer = new ConceptScorer(plan, resolved);
     const lists: ScoredList[] = [];
@@ -188,13 +186,51 @@ export class SearchIndex {
       const bound = weight * this.dict.maxImpact[rt.id];
       for (const s of this.postings.slices(rt.id)) lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, dense: s.dense, weight, bound, term: r });
     });
-    const allowed = this.table.allowedBits(opts.regionIds);
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
     const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK(lists, bits.bits, bits.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder);
+    return { plan, resolved, scorer, retrieve, ctx: { plan, scorer, docOf } };
+  }
+
+  /** Why a permit is or is not in the answer to a question (types.ts, WhyNot; docs/search.md). */
+  whyNot(query: string, permitId: string, regionIds: string[] | null = null): WhyNot {
+    const none = { rank: null, reason: null, score: null, explained: null, bestScore: null, breakdown: {}, concepts: [] };
+    const id = this.table.idOf(permitId);
+    const doc = id === undefined ? null : this.table.docs[id];
+    if (id === undefined || !doc) return { verdict: 'unknown', ...none };
+    if (!doc.visible) return { verdict: 'hidden', ...none };
+    if (regionIds && !regionIds.includes(doc.regionId)) return { verdict: 'region', ...none };
+    const { resolved, scorer, retrieve, ctx } = this.prepare(query);
+    const only = new Uint32Array(this.table.allowedBits(null)!.bits.length);
+    only[id >>> 5] |= 1 << (id & 31);
+    const [candidate] = retrieve({ bits: only, count: 1 });
+    if (!candidate) return { verdict: 'no_terms', ...none };
+    const [mine] = scoreCandidates([candidate], ctx);
+    const own = { score: round(mine.score, 4), explained: round(mine.explained, 3), ...explainHit(doc, mine, scorer, this.analyzer, resolved) };
+    const allowed = this.table.allowedBits(regionIds)!;
+    let outcome = rankCandidates(retrieve(allowed), ctx, MAX_HITS);
+    if (regionIds) outcome = withinRegion(outcome, () => rankCandidates(retrieve(this.table.allowedBits(null)!), ctx, 1).ranked[0]?.score ?? 0);
+    const best = outcome.ranked[0]?.score ?? Math.max(0, ...outcome.cut.map((c) => c.score));
+    const result = { ...none, score: own.score, explained: own.explained, bestScore: round(best, 4), breakdown: own.breakdown, concepts: own.explain.concepts };
+    const at = outcome.ranked.findIndex((r) => r.doc === id);
+    if (at >= 0) return { ...result, verdict: 'found', rank: at + 1 };
+    if (outcome.noMatch) return { ...result, verdict: 'no_answer', reason: outcome.noMatch };
+    const cut = outcome.cut.find((c) => c.doc === id);
+    if (cut) return { ...result, verdict: 'cut', reason: cut.reason };
+    const last = outcome.ranked[outcome.ranked.length - 1];
+    if (outcome.ranked.length === MAX_HITS && last && mine.score <= last.score) return { ...result, verdict: 'below_limit' };
+    return { ...result, verdict: 'not_retrieved' };
+  }
+
+  search(query: string, opts: SearchOptions = {}): SearchResult {
+    const t0 = performance.now();
+    const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
+    const { plan, resolved, scorer, retrieve, ctx } = this.prepare(query);
+    const tAnalyzed = performance.now();
+    const { docOf } = ctx;
+    const allowed = this.table.allowedBits(opts.regionIds);
     const cands = allowed ? retrieve(allowed) : [];
     const tRetrieved = performance.now();
-    const ctx = { plan, scorer, docOf };
     let outcome = rankCandidates(cands, ctx, limit);
     if (opts.regionIds) outcome = withinRegion(outcome, () => rankCandidates(retrieve(this.table.allowedBits(null)!), ctx, 1).ranked[0]?.score ?? 0);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
@@ -233,3 +269,5 @@ function matchedKeys(plan: QueryPlan, hits: Candidate['hits']): { textKeys: Set<
   }
   return { textKeys, soundKeys };
 }
+
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;

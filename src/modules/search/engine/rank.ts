@@ -56,25 +56,9 @@ export interface RankContext {
  * hits far below the best or explaining too little.
  */
 export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: number): RankOutcome {
-  const { plan, scorer } = ctx;
-  const picked = subjects(plan);
+  const picked = subjects(ctx.plan);
   if (picked.length === 0 || cands.length === 0) return { ranked: [], subjects: picked, bestSubjectQuality: [], noMatch: 'nothing', cut: [] };
-  const wantStages: Stage[] = plan.stages.filter((s) => s !== '新办');
-  const shareByName = new Map<string, number>();
-  const all: Ranked[] = cands.map((c) => {
-    const doc = ctx.docOf(c.doc);
-    const total = scorer.score(c.hits);
-    let nameShare = shareByName.get(doc.name);
-    if (nameShare === undefined) shareByName.set(doc.name, (nameShare = nameMatchShare(plan, doc.name)));
-    const stage = stageOfName(doc.name);
-    const stageMatch = wantStages.length > 0 ? wantStages.includes(stage) : stage === '新办';
-    const { mean, strongest, each } = explanation(plan, picked, scorer.quality, doc.name);
-    // A permit that explains all of the question ranks above one that explains a part of it
-    // better: the score counts by how much of the question it explains.
-    const coord = P.coordFloor + (1 - P.coordFloor) * mean;
-    const score = total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? (wantStages.length > 0 ? P.namedStageBonus : P.stageBonus) : 0));
-    return { doc: c.doc, score, base: total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, hits: c.hits };
-  });
+  const all = scoreCandidates(cands, ctx, picked);
   all.sort((a, b) => b.score - a.score || stableOrder(ctx.docOf(a.doc), ctx.docOf(b.doc)));
   const best = all[0];
   if (!best || best.score <= 0) return { ranked: [], subjects: picked, bestSubjectQuality: [], noMatch: 'nothing', cut: [] };
@@ -91,6 +75,27 @@ export function rankCandidates(cands: Candidate[], ctx: RankContext, limit: numb
     else if (ranked.length < limit) ranked.push(r);
   }
   return { ranked, ...outcome, noMatch: null, cut };
+}
+
+/** Each candidate's score and how well it explains the question's subjects (`picked`), in the candidates' order. */
+export function scoreCandidates(cands: Candidate[], ctx: RankContext, picked: number[] = subjects(ctx.plan)): Ranked[] {
+  const { plan, scorer } = ctx;
+  const wantStages: Stage[] = plan.stages.filter((s) => s !== '新办');
+  const shareByName = new Map<string, number>();
+  return cands.map((c) => {
+    const doc = ctx.docOf(c.doc);
+    const total = scorer.score(c.hits);
+    let nameShare = shareByName.get(doc.name);
+    if (nameShare === undefined) shareByName.set(doc.name, (nameShare = nameMatchShare(plan, doc.name)));
+    const stage = stageOfName(doc.name);
+    const stageMatch = wantStages.length > 0 ? wantStages.includes(stage) : stage === '新办';
+    const { mean, strongest, each } = explanation(plan, picked, scorer.quality, doc.name);
+    // A permit that explains all of the question ranks above one that explains a part of it
+    // better: the score counts by how much of the question it explains.
+    const coord = P.coordFloor + (1 - P.coordFloor) * mean;
+    const score = total * coord * (1 + P.phraseBonus * nameShare) * (1 + (stageMatch ? (wantStages.length > 0 ? P.namedStageBonus : P.stageBonus) : 0));
+    return { doc: c.doc, score, base: total, coord, nameShare, stageMatch, explained: mean, strongest, subjectQuality: each, hits: c.hits };
+  });
 }
 
 /**

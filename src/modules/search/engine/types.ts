@@ -86,3 +86,23 @@ export interface SearchResult {
   hits: SearchHit[];
   debug?: SearchDebug;
 }
+
+/**
+ * Why a permit is or is not in the answer to a question. `verdict`: unknown (no such permit in
+ * the index), hidden (not searchable), region (outside the region filter), no_terms (no word of
+ * the question in its text or knowledge), found (in the answer, at `rank`), no_answer (the whole
+ * question is answered with nothing, for `reason`), cut (scored but cut, for `reason`),
+ * below_limit (after the answer's last hit), not_retrieved (scored below every candidate kept for
+ * ranking). With a score: the permit's own score and explanation, the best hit's score, its
+ * score per field and what matched each concept.
+ */
+export interface WhyNot {
+  verdict: 'unknown' | 'hidden' | 'region' | 'no_terms' | 'found' | 'no_answer' | 'cut' | 'below_limit' | 'not_retrieved';
+  rank: number | null;
+  reason: string | null;
+  score: number | null;
+  explained: number | null;
+  bestScore: number | null;
+  breakdown: Record<string, number>;
+  concepts: ConceptEvidence[];
+}
