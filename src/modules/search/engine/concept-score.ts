@@ -110,7 +110,7 @@ export class ConceptScorer {
           this.groupConcept.push(ci);
           this.groupAlternative.push(ai);
           this.groupSpace.push(si);
-          this.groupFactor.push(a.weight * QUALITY[space]);
+          this.groupFactor.push(a.scattered ? 0 : a.weight * QUALITY[space]);
         });
       });
       for (const [r, w] of perConcept) this.listWeight[r] += w;

@@ -36,6 +36,26 @@ export function longestCommonRun(a: ArrayLike<string>, b: ArrayLike<string>): nu
   return best;
 }
 
+/**
+ * Whether an initials run abbreviates a stretch of the name's initials: its letters in order,
+ * from the stretch's first letter, skipping at most a third as many of the name's letters as the
+ * run has (an abbreviation drops a character: 高危险性体育项目 as gwxtyxm). Random letters seldom
+ * do, however many windows of two or three letters they share with a long name.
+ */
+export function abbreviates(run: string, initials: string): boolean {
+  const skips = Math.floor(run.length / 3);
+  for (let start = initials.indexOf(run[0]); start >= 0; start = initials.indexOf(run[0], start + 1)) {
+    let matched = 1;
+    let skipped = 0;
+    for (let j = start + 1; j < initials.length && matched < run.length && skipped <= skips; j++) {
+      if (initials[j] === run[matched]) matched++;
+      else skipped++;
+    }
+    if (matched === run.length && skipped <= skips) return true;
+  }
+  return false;
+}
+
 function sharesBigram(run: string, core: string): boolean {
   for (let i = 0; i + 1 < run.length; i++) if (core.includes(run.slice(i, i + 2))) return true;
   return false;

@@ -57,11 +57,13 @@ export function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, b: PlanBuilder
 /**
  * A run read as initials is one concept: the letters as a whole stand for one name. It is matched
  * either by its windows of two and three letters against the names' initials (together, each for
- * its share), or by a word those initials spell (火炮, 环评 for hp) — counted once, by the best.
+ * its share; they score, but explain the question only where the ranking finds the letters
+ * together in a name's initials), or by a word those initials spell (火炮, 环评 for hp) — counted
+ * once, by the best.
  */
 function addInitials(run: Run, vocab: PinyinVocab, b: PlanBuilder): void {
   const t = run.text;
-  const windows: Alternative = { text: t, origin: 'initials', weight: 1, expansion: false, parts: [] };
+  const windows: Alternative = { text: t, origin: 'initials', weight: 1, expansion: false, scattered: true, parts: [] };
   for (let i = 0; i + 1 < t.length; i++) {
     windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 2)), t.slice(i, i + 2), 'initials'), share: W.initials2 / (t.length - 1) });
     if (i + 2 < t.length) windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials'), share: W.initials3 / (t.length - 2) });

@@ -21,6 +21,11 @@ export interface Alternative {
   parts: { term: number; share: number }[];
   /** Stands in for what was typed: it never counts for more than the typed word would. */
   expansion: boolean;
+  /**
+   * Its parts may match apart from each other (an initials run's letter windows): it scores, but
+   * explains the question only as far as the ranking finds the parts together (rank.ts).
+   */
+  scattered?: true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { stableOrder } from './doc-table.js';
 import { nameForms } from './name-forms.js';
-import { lastRunEnd, longestCommonRun, nameMatchShare } from './name-match.js';
+import { abbreviates, lastRunEnd, longestCommonRun, nameMatchShare } from './name-match.js';
 import type { Stage } from './lexicon.js';
 import { stageOfName } from './permit-knowledge.js';
 import { EXPLAIN_WEIGHT, P } from './ranking-params.js';
@@ -161,8 +161,15 @@ function letterCoverage(plan: QueryPlan, run: Concept, quality: Float64Array, na
   });
   for (const r of plan.initials) {
     if (r.start !== run.start) continue;
-    const length = longestCommonRun(r.text, nameForms(name).initials);
-    if (length >= 2) q.fill(1, lastRunEnd.value - length, lastRunEnd.value);
+    const initials = nameForms(name).initials;
+    if (abbreviates(r.text, initials)) {
+      q.fill(1);
+      continue;
+    }
+    // Part of the run found together is weaker evidence the more of it is missing.
+    const length = longestCommonRun(r.text, initials);
+    if (length < 2) continue;
+    for (let p = lastRunEnd.value - length; p < lastRunEnd.value; p++) q[p] = Math.max(q[p], length / r.text.length);
   }
   return q.reduce((a, b) => a + b, 0) / q.length;
 }

@@ -170,6 +170,20 @@ describe('ranking principles', () => {
       expect(res.debug!.noMatch, q).not.toBeNull();
     }
   });
+
+  it('letters read as initials explain a name only together: in order, as a run or an abbreviation, not as scattered pairs', () => {
+    const docs = [
+      testDoc({ permitId: 'sports', name: '经营高危险性体育项目许可' }),
+      testDoc({ permitId: 'doctor', name: '乡村医生执业再注册' }),
+      ...filler,
+    ];
+    const index = SearchIndex.build(docs);
+    // An abbreviation drops a character (高危险体育项目 without 性); the whole run finds the name.
+    expect(ids(index, 'gwxtyxm')[0]).toBe('sports');
+    expect(ids(index, 'xcys')[0]).toBe('doctor');
+    // yz, zz and zy are all in xcyszyzzc, but xyzzy is no run or abbreviation of it.
+    expect(ids(index, 'xyzzy')).toEqual([]);
+  });
 });
 
 describe('the same answer everywhere', () => {
