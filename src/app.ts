@@ -137,15 +137,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerMustChangePassword(app, config.apiRoot);
   registerOperationRecorder(app, ctx);
 
-  await registerModuleRoutes(app, ctx, { warmUp: opts.warmUp ?? true });
-  registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
-  registerMetricsRoute(app, ctx, readDbh);
-
-
+  // onClose hooks run last-registered first: the databases close after every module's own
+  // close (the query log writes what is waiting, the change feed stops).
   app.addHook('onClose', async () => {
     if (readDbh) await readDbh.close();
     if (ownsDb) await dbh.close();
   });
+
+  await registerModuleRoutes(app, ctx, { warmUp: opts.warmUp ?? true });
+  registerPageRoutes(app, ctx, opts.pagesDir ?? DEFAULT_PAGES_DIR);
+  registerMetricsRoute(app, ctx, readDbh);
 
   await ensureDefaultAdmin(ctx);
   await prepareImportFiles(ctx);

@@ -8,7 +8,7 @@ describe('settings', () => {
       port: 8080, host: '127.0.0.1', appPrefix: 'app', apiRoot: '/app/api/workflow/lawrisk',
       adminUsername: 'admin', adminPassword: null, trustProxy: false, logLevel: 'info',
       searchRateLimit: 1200, loginRateLimit: 60, importMaxBytes: 20 * 1024 * 1024, metricsToken: null, readDatabase: null,
-      queryLogDays: 90,
+      queryLogDays: 90, utcOffsetMinutes: 480,
     });
     expect(c.database.kind).toBe('sqlite');
     expect(c.database.url).toBe('sqlite:./data/lawrisk.db');
@@ -21,12 +21,12 @@ describe('settings', () => {
       DATA_DIR: '/tmp/x', ADMIN_USERNAME: 'Root', ADMIN_PASSWORD: 'long-enough', DEMO_DATA: 'off',
       TRUST_PROXY: 'yes', LOG_LEVEL: 'warn', SEARCH_RATE_LIMIT: '0', LOGIN_RATE_LIMIT: '10', IMPORT_MAX_BYTES: '1048576',
       DATABASE_READ_URL: 'postgres://u:p@replica/lawrisk', METRICS_TOKEN: 'scrape-token-0123456789',
-      QUERY_LOG_DAYS: '0',
+      QUERY_LOG_DAYS: '0', UTC_OFFSET: '-05:30',
     });
     expect(c).toMatchObject({
       port: 9000, host: '0.0.0.0', apiRoot: '/gov/api/workflow/lawrisk', dataDir: '/tmp/x', adminUsername: 'root',
       adminPassword: 'long-enough', demoData: false, trustProxy: true, logLevel: 'warn', searchRateLimit: 0,
-      loginRateLimit: 10, importMaxBytes: 1048576, metricsToken: 'scrape-token-0123456789', queryLogDays: 0,
+      loginRateLimit: 10, importMaxBytes: 1048576, metricsToken: 'scrape-token-0123456789', queryLogDays: 0, utcOffsetMinutes: -330,
     });
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/lawrisk' });
     expect(c.readDatabase?.kind).toBe('postgres');
@@ -43,6 +43,7 @@ describe('settings', () => {
     ['LOGIN_RATE_LIMIT', 'many'], ['ADMIN_PASSWORD', 'short'], ['ADMIN_USERNAME', 'has space'], ['IMPORT_MAX_BYTES', '1'],
     ['DATABASE_READ_URL', 'mysql://replica'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it, long enough'],
     ['QUERY_LOG_DAYS', '-1'], ['QUERY_LOG_DAYS', '3651'], ['QUERY_LOG_DAYS', 'ninety'],
+    ['UTC_OFFSET', '8'], ['UTC_OFFSET', '+8:00'], ['UTC_OFFSET', '+15:00'], ['UTC_OFFSET', '+08:60'], ['UTC_OFFSET', 'Asia/Shanghai'],
   ])('refuses %s=%s with a message naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

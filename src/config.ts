@@ -24,6 +24,8 @@ export interface Config {
   metricsToken: string | null;
   /** Days the query log keeps what people asked; 0 turns it off (docs/query-log.md). */
   queryLogDays: number;
+  /** The service's time zone as an offset from UTC, in minutes: where the search analytics' days begin. */
+  utcOffsetMinutes: number;
 }
 
 export type DatabaseTarget =
@@ -78,6 +80,16 @@ export function parseDatabaseUrl(name: string, raw: string): DatabaseTarget {
   throw new ConfigError(`${name} must start with "sqlite:" or "postgres://" (got "${raw.split(':')[0]}:…")`);
 }
 
+/** `+08:00`, `-05:30`, `Z`: an offset from UTC in minutes (at most 14 hours either way). */
+function offsetSetting(env: Env, name: string, def: string): number {
+  const raw = setting(env, name) ?? def;
+  if (raw === 'Z') return 0;
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(raw);
+  const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : NaN;
+  if (!m || Number(m[3]) >= 60 || Math.abs(minutes) > 14 * 60) throw new ConfigError(`${name} must be an offset from UTC such as +08:00 or -05:30 (got "${raw}")`);
+  return minutes;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appPrefix = setting(env, 'APP_PREFIX') ?? 'app';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(appPrefix)) {
@@ -130,5 +142,6 @@ export function loadConfig(env: Env = process.env): Config {
     importMaxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     metricsToken,
     queryLogDays: intSetting(env, 'QUERY_LOG_DAYS', 90, 0, 3650),
+    utcOffsetMinutes: offsetSetting(env, 'UTC_OFFSET', '+08:00'),
   };
 }

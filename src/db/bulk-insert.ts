@@ -27,7 +27,7 @@ export function bulkInserter(dbh: DatabaseHandle, trx: Executor): BulkInsert {
       if (rows.length === 0) return [];
       if (!sqlite.inTransaction) throw new Error('bulk insert outside a transaction');
       const columns = Object.keys(rows[0]);
-      const stmt = sqlite.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+      const stmt = sqlite.prepare(insertSql(table, columns, 1));
       const values = new Array<unknown>(columns.length);
       return rows.map((row) => {
         const r = row as Record<string, unknown>;
@@ -49,6 +49,12 @@ export function bulkInserter(dbh: DatabaseHandle, trx: Executor): BulkInsert {
   };
 }
 
+/** `insert into "table" ("a", "b") values (?, ?), …` for `rows` rows. */
+function insertSql(table: string, columns: string[], rows: number): string {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(rows).fill(tuple).join(', ')}`;
+}
+
 /** Rows per statement when appending on SQLite: about half the time per row of one-row statements. */
 const APPEND_ROWS = 50;
 
@@ -66,8 +72,7 @@ export async function bulkAppend<T extends keyof Database & string>(dbh: Databas
   }
   if (!sqlite.inTransaction) throw new Error('bulk append outside a transaction');
   const columns = Object.keys(rows[0]);
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const insert = (n: number) => sqlite.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(n).fill(tuple).join(', ')}`);
+  const insert = (n: number) => sqlite.prepare(insertSql(table, columns, n));
   const full = rows.length >= APPEND_ROWS ? insert(APPEND_ROWS) : null;
   const values: unknown[] = [];
   for (let i = 0; i < rows.length; i++) {

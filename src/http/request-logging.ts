@@ -12,14 +12,20 @@ export function currentLogger(fallback: FastifyBaseLogger): FastifyBaseLogger {
   return requestLog.getStore() ?? fallback;
 }
 
-/** The URL with the values of credential-like query parameters replaced. */
+/**
+ * Parameters holding a question: the access line has the client's address, so it must not have
+ * what the client asked too (the query log keeps the questions without addresses, docs/query-log.md).
+ */
+const QUESTION_KEYS = new Set(['query', 'q', 'text']);
+
+/** The URL with the values of credential-like and question parameters replaced. */
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
   let hidden = false;
   for (const key of new Set(params.keys())) {
-    if (isSecretKey(key)) {
+    if (isSecretKey(key) || QUESTION_KEYS.has(key.toLowerCase())) {
       params.set(key, '[redacted]');
       hidden = true;
     }

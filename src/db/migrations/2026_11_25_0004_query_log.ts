@@ -5,7 +5,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const table = db.schema.createTable('query_log');
   await (pg
-    ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
     .addColumn('asked_at', 'text', (c) => c.notNull())
     .addColumn('query', 'text', (c) => c.notNull())
@@ -18,6 +18,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('asker', 'text')
     .execute();
   await db.schema.createIndex('query_log_asked_idx').on('query_log').column('asked_at').execute();
+  // The rephrasings read each asker's questions in time order.
+  await db.schema.createIndex('query_log_asker_idx').on('query_log').columns(['asker', 'asked_at']).execute();
   await db.schema
     .createTable('query_log_salts')
     .addColumn('day', 'text', (c) => c.primaryKey())

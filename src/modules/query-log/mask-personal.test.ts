@@ -13,7 +13,13 @@ describe('masking personal data in logged questions', () => {
     expect(maskPersonalData('138 1234 5678')).toBe('[手机号]');
     expect(maskPersonalData('+86 13812345678')).toBe('[手机号]');
     expect(maskPersonalData('打0826-2345678问问')).toBe('打[电话号码]问问');
-    expect(maskPersonalData('办公室 2345678')).toBe('办公室 [电话号码]');
+    expect(maskPersonalData('办公室 0826 2345678')).toBe('办公室 [电话号码]');
+  });
+
+  it('masks identity numbers typed in groups and bank card numbers', () => {
+    expect(maskPersonalData('511602 19900101 1234 能办吗')).toBe('[身份证号] 能办吗');
+    expect(maskPersonalData('卡号6222021234567890123')).toBe('卡号[银行卡号]');
+    expect(maskPersonalData('6222 0212 3456 7890')).toBe('[银行卡号]');
   });
 
   it('masks e-mail addresses', () => {
@@ -26,7 +32,7 @@ describe('masking personal data in logged questions', () => {
   });
 
   it('leaves permit codes, years, amounts and ordinary questions alone', () => {
-    for (const q of ['511A0005200004', '2024年食品经营许可', '罚款5000元', '开奶茶店要办什么证', 'spjy', '第3条']) {
+    for (const q of ['511A0005200004', '2024年食品经营许可', '罚款5000元', '罚款5000000元', '20240101 到期', '开奶茶店要办什么证', 'spjy', '第3条']) {
       expect(maskPersonalData(q)).toBe(q);
     }
   });

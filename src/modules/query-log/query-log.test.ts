@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { seedCatalog, type SeedResult } from '../../../test/helpers/seed-catalog.js';
-import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { createTestDatabase } from '../../../test/helpers/databases.js';
+import { API, buildTestApp, testConfig, type TestApp } from '../../../test/helpers/test-app.js';
+import { buildApp } from '../../app.js';
 
 const DAY = 86_400_000;
 
@@ -37,7 +39,9 @@ describe.each(testDialects())('query log on %s', (dialect) => {
     const filtered = await ask({ query: '开奶茶店', region: '511603', channel: 'assistant' }, { post: true });
     const nothing = await ask({ query: '红烧肉的做法' });
     const refused = await ask({ query: '   ' });
-    expect([found.statusCode, filtered.statusCode, nothing.statusCode, refused.statusCode]).toEqual([200, 200, 200, 400]);
+    const tooLong = await ask({ query: '食'.repeat(501) });
+    const head = await t.app.inject({ method: 'HEAD', url: `${API}/v2`, query: { query: '不会被记录的问题' } });
+    expect([found.statusCode, filtered.statusCode, nothing.statusCode, refused.statusCode, tooLong.statusCode, head.statusCode]).toEqual([200, 200, 200, 400, 400, 200]);
 
     const rows = await entries();
     expect(rows).toHaveLength(3);
@@ -65,10 +69,14 @@ describe.each(testDialects())('query log on %s', (dialect) => {
 
   it('records cached answers and answers a region filter naming no region as no_match', async () => {
     await clear();
+    const cacheHits = async () => (await t.ctx.metrics.searchDuration.get()).values.find((v) => v.labels.cache === 'hit' && v.metricName?.endsWith('_count'))?.value ?? 0;
+    const hitsBefore = await cacheHits();
     for (let i = 0; i < 3; i++) await ask({ query: '建筑施工许可' });
+    expect(await cacheHits()).toBe(hitsBefore + 2);
     await ask({ query: '建筑施工许可', region: '没有这个区' });
     const rows = await entries();
     expect(rows).toHaveLength(4);
+    expect(rows[0].top_permit_ids).not.toBe('');
     expect(new Set(rows.slice(0, 3).map((r) => r.top_permit_ids)).size).toBe(1);
     expect(rows[3]).toMatchObject({ region_ids: '', status: 'no_match', result_count: 0 });
   });
@@ -98,7 +106,8 @@ describe.each(testDialects())('query log on %s', (dialect) => {
     expect(rows[0].asker).not.toBe(rows[1].asker);
     await t.app.queryLog.prune();
     const salts = await t.dbh.db.selectFrom('query_log_salts').select('day').execute();
-    expect(salts.map((s) => s.day)).toEqual([new Date(clock).toISOString().slice(0, 10)]);
+    // Days are the service's (UTC_OFFSET, +08:00 by default).
+    expect(salts.map((s) => s.day)).toEqual([new Date(clock + 8 * 3_600_000).toISOString().slice(0, 10)]);
   });
 
   it('prunes what is older than the retention and keeps the rest', async () => {
@@ -144,5 +153,24 @@ describe.each(testDialects())('query log turned off on %s', (dialect) => {
     await t.app.queryLog.flush();
     expect(await t.app.queryLog.prune()).toBe(1);
     expect(await t.dbh.db.selectFrom('query_log').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe.each(testDialects())('query log at shutdown on %s', (dialect) => {
+  it('writes what is waiting before the server closes its database', async () => {
+    const database = await createTestDatabase(dialect);
+    try {
+      const { app } = await buildApp(testConfig(database), { logger: false, warmUp: false });
+      for (const q of ['关机前的问题', '关机前的第二个问题']) expect((await app.inject({ url: `${API}/v2`, query: { query: q } })).statusCode).toBe(200);
+      await app.close();
+      const dbh = database.open();
+      try {
+        expect((await dbh.db.selectFrom('query_log').select('query').orderBy('id').execute()).map((r) => r.query)).toEqual(['关机前的问题', '关机前的第二个问题']);
+      } finally {
+        await dbh.close();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });

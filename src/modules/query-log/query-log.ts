@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { normalizeText } from '../search/engine/normalize.js';
 import { maskPersonalData } from './mask-personal.js';
 import { insertQueryLogRows, pruneQueryLog, saltOfDay } from './query-log.repository.js';
 import type { QueryLogTable } from './query-log.table.js';
@@ -40,7 +39,6 @@ const TOP_KEPT = 5;
 /** Most log forms and asker hashes remembered: questions and askers come back again and again. */
 const REMEMBERED = 10_000;
 
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 function remembered(map: Map<string, string>, key: string, make: () => string): string {
   let value = map.get(key);
@@ -52,11 +50,6 @@ function remembered(map: Map<string, string>, key: string, make: () => string): 
   return value;
 }
 
-const logForm = (query: string) =>
-  maskPersonalData(query, normalizeText)
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
 
 /**
  * The query log (docs/query-log.md): every answered /v2 question is queued in memory by the
@@ -71,23 +64,43 @@ export class QueryLog {
   /** Hashes by day and address: the only place an address stays in memory, until the daily prune. */
   private hashes = new Map<string, string>();
   private timers: NodeJS.Timeout[] = [];
+  /** A write is queued on `writing` and has not started: the entries arriving meanwhile go with it. */
+  private writeQueued = false;
 
-  constructor(private readonly ctx: AppContext) {}
+  /** `normalize`: how the search reads a question (simplified, folded), applied between masked parts. */
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly normalize: (text: string) => string,
+  ) {}
 
   get enabled(): boolean {
     return this.ctx.config.queryLogDays > 0;
   }
 
-  /** Starts the periodic writes and prunes (one prune at once: a lowered retention applies at start). */
+  /**
+   * Starts the periodic writes, and the prunes: one at once (a lowered retention applies at
+   * start), then one just after each midnight of the service's day, so that a day's salt is
+   * deleted as soon as the day is over.
+   */
   start(): void {
     this.timers.push(setInterval(() => void this.flush(), FLUSH_EVERY_MS).unref());
-    this.timers.push(setInterval(() => void this.prune().catch(this.failed('prune')), DAY_MS).unref());
+    const pruneAfterMidnight = () => {
+      const offset = this.ctx.config.utcOffsetMinutes * 60_000;
+      const untilMidnight = DAY_MS - ((this.ctx.now() + offset) % DAY_MS) + 1000;
+      this.timers.push(
+        setTimeout(() => {
+          void this.prune().catch(this.failed('prune'));
+          pruneAfterMidnight();
+        }, untilMidnight).unref(),
+      );
+    };
+    pruneAfterMidnight();
     void this.prune().catch(this.failed('prune'));
   }
 
-  /** Stops the timers and writes what is waiting. */
+  /** Stops the timers, waits for the prune or write under way, and writes what is waiting. */
   async stop(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) clearTimeout(t);
     this.timers = [];
     await this.flush();
   }
@@ -103,20 +116,34 @@ export class QueryLog {
     if (this.waiting.length >= FLUSH_AT) void this.flush();
   }
 
-  /** Writes every question queued so far (one write at a time). */
+  /** Writes every question queued so far. Writes and prunes run one at a time, in order. */
   flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.write());
-    return this.writing;
+    if (this.writeQueued) return this.writing;
+    this.writeQueued = true;
+    return this.then(() => {
+      this.writeQueued = false;
+      return this.write();
+    });
   }
 
-  /** Deletes the entries older than the retention (all of them when the log is off) and the salts of past days. */
-  async prune(): Promise<number> {
-    const now = this.ctx.now();
-    const keepFrom = new Date(now - this.ctx.config.queryLogDays * DAY_MS).toISOString();
-    const today = utcDay(now);
-    for (const day of this.salts.keys()) if (day < today) this.salts.delete(day);
-    this.hashes.clear();
-    return pruneQueryLog(this.ctx.db, keepFrom, today);
+  /** Deletes the entries older than the retention (all of them when the log is off) and the salts of past days; answers how many entries went. */
+  prune(): Promise<number> {
+    let gone = 0;
+    return this.then(async () => {
+      const now = this.ctx.now();
+      const keepFrom = new Date(now - this.ctx.config.queryLogDays * DAY_MS).toISOString();
+      const today = this.dayOf(now);
+      for (const day of this.salts.keys()) if (day < today) this.salts.delete(day);
+      this.hashes.clear();
+      gone = await pruneQueryLog(this.ctx.db, keepFrom, today);
+    }).then(() => gone);
+  }
+
+  /** Chains work after the write or prune under way; a failure is the caller's to report, the chain goes on. */
+  private then(work: () => Promise<void>): Promise<void> {
+    const done = this.writing.then(work);
+    this.writing = done.catch(() => undefined);
+    return done;
   }
 
   private async write(): Promise<void> {
@@ -128,13 +155,14 @@ export class QueryLog {
       // Many questions share a millisecond: its text form is made once.
       let lastMs = -1;
       let askedAt = '';
+      let day = '';
       for (const { question, askedAt: ms } of batch) {
         if (ms !== lastMs) {
           askedAt = new Date((lastMs = ms)).toISOString();
-          const day = askedAt.slice(0, 10);
+          day = this.dayOf(ms);
           if (!this.salts.has(day)) this.salts.set(day, await saltOfDay(this.ctx.db, day, randomBytes(16).toString('base64url')));
         }
-        rows.push(this.row(question, askedAt));
+        rows.push(this.row(question, askedAt, day));
       }
       await insertQueryLogRows(this.ctx.dbh, rows);
     } catch (err) {
@@ -143,19 +171,29 @@ export class QueryLog {
     }
   }
 
+  /** The service's day (UTC_OFFSET) of a time: the analytics' days, and the life of a salt. */
+  private dayOf(ms: number): string {
+    return new Date(ms + this.ctx.config.utcOffsetMinutes * 60_000).toISOString().slice(0, 10);
+  }
+
   /** An entry as stored; the salt of its day is at hand. */
-  private row(q: AskedQuestion, askedAt: string): Insertable<QueryLogTable> {
+  private row(q: AskedQuestion, askedAt: string, day: string): Insertable<QueryLogTable> {
     return {
       asked_at: askedAt,
-      query: remembered(this.forms, q.query, () => logForm(q.query)),
+      query: remembered(this.forms, q.query, () => this.logForm(q.query)),
       region_ids: q.regionIds === null ? null : q.regionIds.join(','),
       result_count: q.resultCount,
       top_permit_ids: q.topPermitIds.slice(0, TOP_KEPT).join(','),
       status: q.resultCount > 0 ? 'ok' : 'no_match',
       latency_us: q.latencyUs,
       channel: q.channel,
-      asker: q.address ? this.asker(askedAt.slice(0, 10), q.address) : null,
+      asker: q.address ? this.asker(day, q.address) : null,
     };
+  }
+
+  /** The question as stored: masked, then normalised between the masks, spaces collapsed. */
+  private logForm(query: string): string {
+    return maskPersonalData(query, this.normalize).toLowerCase().replace(/\s+/g, ' ').trim();
   }
 
   private asker(day: string, address: string): string {

@@ -2,12 +2,17 @@ import { Type } from '@sinclair/typebox';
 import { aliased, content, failure, fields, ok, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { XLSX_TYPE } from '../files/attachment.js';
+import { CHANNELS } from '../query-log/query-log.js';
 
 const Question = Type.String({ description: 'The question as logged: normalised, personal data masked.' });
 
 export const SearchAnalytics = Shape(
   {
-    range: Shape({ from: Type.String({ description: 'First day (UTC), YYYY-MM-DD.' }), to: Type.String({ description: 'Last day (UTC), inclusive.' }) }),
+    range: Shape({
+      from: Type.String({ description: 'First day, YYYY-MM-DD, in the service\'s time zone.' }),
+      to: Type.String({ description: 'Last day, inclusive.' }),
+      utc_offset: Type.String({ description: 'The service\'s time zone (UTC_OFFSET), e.g. +08:00: where its days begin.' }),
+    }),
     totals: Shape({
       questions: Count('Questions answered.'),
       askers: Count('Distinct askers, counted per day (an address hashes differently each day).'),
@@ -27,7 +32,7 @@ export const SearchAnalytics = Shape(
     }),
     daily: Type.Array(
       Shape({
-        day: Type.String({ description: 'YYYY-MM-DD (UTC).' }),
+        day: Type.String({ description: 'YYYY-MM-DD, in the service\'s time zone.' }),
         total: Count('Questions that day.'),
         no_match: Count('Of them answered with nothing.'),
         channels: Shape({ page: Count('Public page.'), console: Count('Search console.'), assistant: Count('Assistant tool.'), api: Count('API.') }),
@@ -42,12 +47,12 @@ export const SearchAnalytics = Shape(
   { $id: 'SearchAnalytics', description: 'What people asked the search in a time range (docs/search-analytics.md).' },
 );
 
-const filters = fields({
-  from: Type.Optional(Type.String({ description: 'First day, YYYY-MM-DD (UTC); default 29 days before `to`.' })),
+const filters = (limit: string) => fields({
+  from: Type.Optional(Type.String({ description: 'First day, YYYY-MM-DD (in the service\'s time zone); default 29 days before `to`.' })),
   to: Type.Optional(Type.String({ description: 'Last day, inclusive; default today. At most 366 days in all.' })),
   ...aliased('region', ['region_id'], Type.String({ description: 'Only questions whose region filter held this region (id, code or name).' })),
-  channel: Type.Optional(Type.Union([Type.Literal('page'), Type.Literal('console'), Type.Literal('assistant'), Type.Literal('api')])),
-  limit: Type.Optional(Type.Integer({ default: 20, description: 'Rows per list; default 20, clamped to 1..100.' })),
+  channel: Type.Optional(Type.Union(CHANNELS.map((c) => Type.Literal(c)))),
+  limit: Type.Optional(Type.Integer({ description: limit })),
 });
 
 const refused = failure('A date that is not YYYY-MM-DD, a range backwards or longer than 366 days, an unknown region or channel.');
@@ -57,14 +62,14 @@ export const searchAnalyticsDocs = routeDocs({
     tags: ['statistics'],
     summary: 'Search analytics from the query log',
     description: 'Administrators (grade ≥ 90) only.',
-    querystring: filters,
+    querystring: filters('Rows per list; default 20, clamped to 1..100.'),
     responses: { 200: ok('The figures.', SearchAnalytics), 400: refused },
   },
   export: {
     tags: ['statistics'],
     summary: 'Search analytics as a workbook',
     description: 'The same figures, one sheet a list (up to 1,000 rows each). Administrators (grade ≥ 90) only.',
-    querystring: filters,
+    querystring: filters('Rows per list; default 1000, clamped to 1..1000.'),
     responses: {
       200: content('The .xlsx workbook.', [XLSX_TYPE], { 'content-disposition': 'attachment; filename="search-analytics-<from>-<to>.xlsx"; filename*=UTF-8\'\'搜索分析…' }),
       400: refused,

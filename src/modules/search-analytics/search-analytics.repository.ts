@@ -49,9 +49,12 @@ export async function topQuestions(db: Executor, f: LogFilter, limit: number, no
   return rows.map((r) => ({ query: r.query, count: toCount(r.n), askers: toCount(r.askers), noMatch: toCount(r.no_match), lastAskedAt: String(r.last) }));
 }
 
-/** Questions per UTC day and channel, with how many were answered with nothing. */
-export async function dailyCounts(db: Executor, f: LogFilter) {
-  const day = sql<string>`substr(asked_at, 1, 10)`;
+/** Questions per day of the service's time zone (`offsetMinutes` from UTC) and channel, with how many were answered with nothing. */
+export async function dailyCounts(db: Executor, f: LogFilter, offsetMinutes: number, postgres: boolean) {
+  const shift = sql.raw(`${offsetMinutes} minutes`);
+  const day = postgres
+    ? sql<string>`to_char((asked_at::timestamptz + interval '${shift}') at time zone 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`strftime('%Y-%m-%d', asked_at, '${shift}')`;
   const rows = await filtered(db, f)
     .select((eb) => [day.as('day'), 'channel', eb.fn.countAll<number>().as('n'), noMatchCount.as('no_match')])
     .groupBy([day, 'channel'])

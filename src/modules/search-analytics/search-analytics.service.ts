@@ -21,6 +21,12 @@ export interface AnalyticsRequest {
   limit: number;
 }
 
+/** Minutes from UTC as +08:00. */
+function offsetText(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
 function readDay(input: Input, name: string): number | undefined {
   const raw = readString(input, name);
   if (raw === undefined) return undefined;
@@ -29,9 +35,14 @@ function readDay(input: Input, name: string): number | undefined {
   return ms;
 }
 
-/** The range, region, channel and list length asked for; a bad one is a 400 naming it. */
+/**
+ * The range, region, channel and list length asked for; a bad one is a 400 naming it. Days are
+ * those of the service's time zone (UTC_OFFSET): a day's entries are those asked from its local
+ * midnight to the next.
+ */
 export async function readAnalyticsRequest(ctx: AppContext, input: Input, defLimit: number, maxLimit: number): Promise<AnalyticsRequest> {
-  const today = Math.floor(ctx.now() / DAY_MS) * DAY_MS;
+  const offset = ctx.config.utcOffsetMinutes * 60_000;
+  const today = Math.floor((ctx.now() + offset) / DAY_MS) * DAY_MS;
   const to = readDay(input, 'to') ?? today;
   const from = readDay(input, 'from') ?? to - (30 - 1) * DAY_MS;
   if (from > to) throw badRequest('开始日期不能晚于结束日期');
@@ -43,7 +54,7 @@ export async function readAnalyticsRequest(ctx: AppContext, input: Input, defLim
   if (channel !== null && !(CHANNELS as readonly string[]).includes(channel)) throw badRequest('渠道只能是 page、console、assistant 或 api');
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return {
-    filter: { fromIso: new Date(from).toISOString(), toIso: new Date(to + DAY_MS).toISOString(), regionId: region?.id ?? null, channel },
+    filter: { fromIso: new Date(from - offset).toISOString(), toIso: new Date(to + DAY_MS - offset).toISOString(), regionId: region?.id ?? null, channel },
     from: day(from),
     to: day(to),
     limit: readInt(input, 'limit', { def: defLimit, min: 1, max: maxLimit }),
@@ -59,7 +70,7 @@ export async function searchAnalytics(ctx: AppContext, req: AnalyticsRequest): P
     await topQuestions(db, f, limit, false),
     await topQuestions(db, f, limit, true),
     await refinedQuestions(db, f, limit, ctx.dbh.kind === 'postgres'),
-    await dailyCounts(db, f),
+    await dailyCounts(db, f, ctx.config.utcOffsetMinutes, ctx.dbh.kind === 'postgres'),
     await slowQuestions(db, f, limit),
   ];
   const days = new Map<string, Static<typeof SearchAnalytics>['daily'][number]>();
@@ -76,7 +87,7 @@ export async function searchAnalytics(ctx: AppContext, req: AnalyticsRequest): P
   }
   const question = (q: Awaited<ReturnType<typeof topQuestions>>[number]) => ({ query: q.query, count: q.count, askers: q.askers, no_match: q.noMatch, last_asked_at: q.lastAskedAt });
   return {
-    range: { from: req.from, to: req.to },
+    range: { from: req.from, to: req.to, utc_offset: offsetText(ctx.config.utcOffsetMinutes) },
     totals: { questions: totals.questions, askers: totals.askers, no_match: totals.noMatch, no_match_rate: totals.questions ? totals.noMatch / totals.questions : 0 },
     top: top.map(question),
     no_result: noResult.map(question),

@@ -20,7 +20,7 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
   let regionId = 0;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect, { env: { QUERY_LOG_DAYS: '0' }, build: { now: () => NOW } });
+    t = await buildTestApp(dialect, { build: { now: () => NOW } });
     const region = await t.dbh.db.insertInto('regions').values({ name: '顺庆区', code: '511302', created_at: '2026-01-01T00:00:00.000Z' }).returning('id').executeTakeFirstOrThrow();
     regionId = region.id;
     const none = { result_count: 0, top_permit_ids: '', status: 'no_match' as const };
@@ -52,7 +52,7 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
     const res = await get({});
     expect(res.statusCode).toBe(200);
     const d = res.json().data;
-    expect(d.range).toEqual({ from: '2026-02-09', to: '2026-03-10' });
+    expect(d.range).toEqual({ from: '2026-02-09', to: '2026-03-10', utc_offset: '+08:00' });
     expect(d.totals).toEqual({ questions: 8, askers: 5, no_match: 3, no_match_rate: 3 / 8 });
     expect(d.top[0]).toEqual({ query: '开奶茶店', count: 3, askers: 3, no_match: 0, last_asked_at: '2026-03-09T10:00:00.000Z' });
     expect(d.top[1]).toMatchObject({ query: '红烧肉做法', count: 2, askers: 2, no_match: 2 });
@@ -86,6 +86,18 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
     expect(api.totals).toEqual({ questions: 2, askers: 1, no_match: 2, no_match_rate: 1 });
     expect((await get({ limit: '1' })).json().data.top).toHaveLength(1);
     expect((await get({ limit: '0' })).json().data.top).toHaveLength(1);
+  });
+
+  it('counts days in the service’s time zone: a question asked at 01:30 there belongs to that day', async () => {
+    const late = await t.dbh.db.insertInto('query_log').values(entry('2026-03-08T17:30:00.000Z', '深夜的问题', { asker: 'z' })).returning('id').executeTakeFirstOrThrow();
+    try {
+      const d = (await get({ from: '2026-03-09', to: '2026-03-09' })).json().data;
+      expect(d.totals.questions).toBe(5);
+      expect(d.daily).toEqual([{ day: '2026-03-09', total: 5, no_match: 3, channels: { page: 3, console: 0, assistant: 0, api: 2 } }]);
+      expect((await get({ from: '2026-03-08', to: '2026-03-08' })).json().data.totals.questions).toBe(3);
+    } finally {
+      await t.dbh.db.deleteFrom('query_log').where('id', '=', late.id).execute();
+    }
   });
 
   it('refuses bad filters with a clear 400', async () => {

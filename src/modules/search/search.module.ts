@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { QueryLog } from '../query-log/query-log.js';
 import { SearchIndex } from './engine/index.js';
+import { normalizeText } from './engine/normalize.js';
 import { SearchIndexHolder } from './search-index.service.js';
 import { registerSearchRoutes } from './search.routes.js';
 
@@ -31,10 +32,10 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   ctx.onDataChanged.push((change) => holder.apply(change));
   feed.start((change) => holder.apply(change));
   app.addHook('onClose', async () => feed.stop());
-  const queryLog = new QueryLog(ctx);
+  const queryLog = new QueryLog(ctx, normalizeText);
   app.decorate('queryLog', queryLog);
   queryLog.start();
-  // Registered before the database's own close: what is waiting is written first.
+  // Runs before the database closes (app.ts): what is waiting is written.
   app.addHook('onClose', async () => queryLog.stop());
   registerSearchRoutes(app, ctx, holder, queryLog);
 }

@@ -153,6 +153,11 @@ const searchFields = (post: boolean) =>
     ),
     top: Type.Optional(Type.Integer({ default: 5, description: 'Accepted; does not change the output.' })),
     mode: Type.Optional(Type.String({ default: 'llm', description: 'Accepted; does not change the output.' })),
+    channel: Type.Optional(
+      Type.String({
+        description: 'Where the question is asked — page, console, assistant or api (any other value counts as api) — for the query log (docs/query-log.md); the header X-Lawrisk-Channel says the same. Does not change the output.',
+      }),
+    ),
     ...aliased(
       'region',
       ['region_id'],

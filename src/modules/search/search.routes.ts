@@ -54,7 +54,8 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     });
     const elapsed = performance.now() - started;
     const executionTime = Math.round(elapsed);
-    queryLog.record({
+    // A HEAD request runs this handler too; it asks nothing anyone reads.
+    if (req.method !== 'HEAD') queryLog.record({
       query,
       regionIds: outcome.regionIds,
       resultCount: outcome.count,

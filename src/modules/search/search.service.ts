@@ -91,7 +91,7 @@ export function whyNotFound(holder: SearchIndexHolder, query: string, permitId: 
     permit: doc ? { id: doc.permitId, name: doc.name, region: doc.regionName } : null,
     verdict: why.verdict,
     rank: why.rank,
-    reason: why.reason as Static<typeof WhyNotAnswer>['reason'],
+    reason: why.reason,
     score: why.score,
     explained: why.explained,
     best_score: why.bestScore,

@@ -7,7 +7,7 @@ import { EXPLAIN_WEIGHT, P } from './ranking-params.js';
 import type { ConceptScorer } from './concept-score.js';
 import type { Candidate } from './retrieve.js';
 import type { Concept, ConceptKind, QueryPlan } from './query-terms.js';
-import type { SearchDoc } from './types.js';
+import type { CutReason, SearchDoc } from './types.js';
 
 export interface Ranked {
   doc: number;
@@ -27,8 +27,6 @@ export interface Ranked {
   hits: Candidate['hits'];
 }
 
-/** Why the answer is empty, or why a candidate did not make it. */
-export type CutReason = 'nothing' | 'unexplained' | 'elsewhere' | 'relative' | 'hit_unexplained';
 
 export interface RankOutcome {
   ranked: Ranked[];

@@ -87,6 +87,12 @@ export interface SearchResult {
   debug?: SearchDebug;
 }
 
+/** Why the answer is empty, or why a candidate did not make it. */
+export const CUT_REASONS = ['nothing', 'unexplained', 'elsewhere', 'relative', 'hit_unexplained'] as const;
+export type CutReason = (typeof CUT_REASONS)[number];
+
+export const WHY_NOT_VERDICTS = ['unknown', 'hidden', 'region', 'no_terms', 'found', 'no_answer', 'cut', 'below_limit', 'not_retrieved'] as const;
+
 /**
  * Why a permit is or is not in the answer to a question. `verdict`: unknown (no such permit in
  * the index), hidden (not searchable), region (outside the region filter), no_terms (no word of
@@ -97,9 +103,9 @@ export interface SearchResult {
  * score per field and what matched each concept.
  */
 export interface WhyNot {
-  verdict: 'unknown' | 'hidden' | 'region' | 'no_terms' | 'found' | 'no_answer' | 'cut' | 'below_limit' | 'not_retrieved';
+  verdict: (typeof WHY_NOT_VERDICTS)[number];
   rank: number | null;
-  reason: string | null;
+  reason: CutReason | null;
   score: number | null;
   explained: number | null;
   bestScore: number | null;
