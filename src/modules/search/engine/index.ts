@@ -189,7 +189,18 @@ export class SearchIndex {
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
     const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK(lists, bits.bits, bits.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder);
-    return { plan, resolved, scorer, retrieve, ctx: { plan, scorer, docOf } };
+    const ctx = { plan, scorer, docOf };
+    /** The candidates among the documents a region filter allows (none when it names no region). */
+    const candidates = (regionIds: string[] | null | undefined) => {
+      const allowed = this.table.allowedBits(regionIds);
+      return allowed ? retrieve(allowed) : [];
+    };
+    /** Their answer, by the rules of rank.ts: with a filter, the region rule too. */
+    const answer = (cands: Candidate[], regionIds: string[] | null | undefined, limit: number) => {
+      const outcome = rankCandidates(cands, ctx, limit);
+      return regionIds ? withinRegion(outcome, () => rankCandidates(candidates(null), ctx, 1).ranked[0]?.score ?? 0) : outcome;
+    };
+    return { plan, resolved, scorer, retrieve, candidates, answer, ctx };
   }
 
   /** Why a permit is or is not in the answer to a question (types.ts, WhyNot; docs/search.md). */
@@ -200,16 +211,14 @@ export class SearchIndex {
     if (id === undefined || !doc) return { verdict: 'unknown', ...none };
     if (!doc.visible) return { verdict: 'hidden', ...none };
     if (regionIds && !regionIds.includes(doc.regionId)) return { verdict: 'region', ...none };
-    const { resolved, scorer, retrieve, ctx } = this.prepare(query);
+    const { resolved, scorer, retrieve, candidates, answer, ctx } = this.prepare(query);
     const only = new Uint32Array(this.table.allowedBits(null)!.bits.length);
     only[id >>> 5] |= 1 << (id & 31);
     const [candidate] = retrieve({ bits: only, count: 1 });
     if (!candidate) return { verdict: 'no_terms', ...none };
     const [mine] = scoreCandidates([candidate], ctx);
     const own = { score: round(mine.score, 4), explained: round(mine.explained, 3), ...explainHit(doc, mine, scorer, this.analyzer, resolved) };
-    const allowed = this.table.allowedBits(regionIds)!;
-    let outcome = rankCandidates(retrieve(allowed), ctx, MAX_HITS);
-    if (regionIds) outcome = withinRegion(outcome, () => rankCandidates(retrieve(this.table.allowedBits(null)!), ctx, 1).ranked[0]?.score ?? 0);
+    const outcome = answer(candidates(regionIds), regionIds, MAX_HITS);
     const best = outcome.ranked[0]?.score ?? Math.max(0, ...outcome.cut.map((c) => c.score));
     const result = { ...none, score: own.score, explained: own.explained, bestScore: round(best, 4), breakdown: own.breakdown, concepts: own.explain.concepts };
     const at = outcome.ranked.findIndex((r) => r.doc === id);
@@ -225,14 +234,12 @@ export class SearchIndex {
   search(query: string, opts: SearchOptions = {}): SearchResult {
     const t0 = performance.now();
     const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
-    const { plan, resolved, scorer, retrieve, ctx } = this.prepare(query);
+    const { plan, resolved, scorer, candidates, answer, ctx } = this.prepare(query);
     const tAnalyzed = performance.now();
     const { docOf } = ctx;
-    const allowed = this.table.allowedBits(opts.regionIds);
-    const cands = allowed ? retrieve(allowed) : [];
+    const cands = candidates(opts.regionIds);
     const tRetrieved = performance.now();
-    let outcome = rankCandidates(cands, ctx, limit);
-    if (opts.regionIds) outcome = withinRegion(outcome, () => rankCandidates(retrieve(this.table.allowedBits(null)!), ctx, 1).ranked[0]?.score ?? 0);
+    const outcome = answer(cands, opts.regionIds, limit);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
       const { textKeys, soundKeys } = matchedKeys(plan, r.hits);

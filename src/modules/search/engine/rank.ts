@@ -27,7 +27,6 @@ export interface Ranked {
   hits: Candidate['hits'];
 }
 
-
 export interface RankOutcome {
   ranked: Ranked[];
   /** The question's subjects (concept indices): what a hit must explain. */

@@ -98,8 +98,8 @@ export const WHY_NOT_VERDICTS = ['unknown', 'hidden', 'region', 'no_terms', 'fou
  * the index), hidden (not searchable), region (outside the region filter), no_terms (no word of
  * the question in its text or knowledge), found (in the answer, at `rank`), no_answer (the whole
  * question is answered with nothing, for `reason`), cut (scored but cut, for `reason`),
- * below_limit (after the answer's last hit), not_retrieved (scored below every candidate kept for
- * ranking). With a score: the permit's own score and explanation, the best hit's score, its
+ * below_limit (after the answer's last hit), not_retrieved (not among the candidates retrieval
+ * keeps for ranking, by the score before the explanation, name and stage factors). With a score: the permit's own score and explanation, the best hit's score, its
  * score per field and what matched each concept.
  */
 export interface WhyNot {
