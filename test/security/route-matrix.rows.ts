@@ -622,8 +622,8 @@ export const rows: Row[] = [
   },
   // Why a permit is not found: it shows hidden permits and every region, so administrators only.
   {
-    route: 'GET /admin/v2-debug/why-not',
-    request: (w) => ({ method: 'GET', url: `/admin/v2-debug/why-not?query=${encodeURIComponent('食品经营许可')}&permit_id=${w.permits['B-001']}` }),
+    route: 'GET /admin/search/why-not',
+    request: (w) => ({ method: 'GET', url: `/admin/search/why-not?query=${encodeURIComponent('食品经营许可')}&permit_id=${w.permits['B-001']}` }),
     expect: adminOnly(ok((d) => expect(d.verdict).toBe('found'))),
   },
   // Search analytics: every region's questions, so administrators only.

@@ -105,6 +105,13 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
     expect(names(viaQ).length).toBeGreaterThan(0);
     expect(names(viaText)).toEqual(names(viaQ));
     expect(names(viaForm)).toEqual(names(viaQ));
+    // The channel is for the query log only: any value, as parameter or header, changes nothing.
+    const viaChannel = await post('/v2', { query: '食品经营许可', channel: 'assistant' });
+    const viaHeader = await post('/v2', { query: '食品经营许可' }, { 'x-lawrisk-channel': 'no-such-channel' });
+    for (const r of [viaChannel, viaHeader]) {
+      expect(r.statusCode).toBe(200);
+      expect(names(r)).toEqual(names(viaQ));
+    }
   });
 
   it('answers nonsense with no_match and the fixed text', async () => {

@@ -16,6 +16,9 @@ import { whyNotDocs } from './why-not.openapi.js';
 import { acceptsGzip, answerBody, gzippedAnswer } from './v2-answer.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
+/** The longest question, for /v2 and why-not-found alike. */
+const MAX_QUERY_LENGTH = 500;
+const queryTooLong = () => badRequest(`查询内容过长（最多 ${MAX_QUERY_LENGTH} 个字符）`);
 const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
 
 /** GET compares the debug flag exactly; POST case-insensitively (interface 4.1). */
@@ -45,7 +48,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     const query = typeof raw === 'string' ? raw.trim() : '';
     // The one documented exception to the envelope: a missing query answers {error} with 400.
     if (query === '') throw new AppError(400, 'query is required', {}, { error: 'query is required' });
-    if (query.length > 500) throw badRequest('查询内容过长（最多 500 个字符）');
+    if (query.length > MAX_QUERY_LENGTH) throw queryTooLong();
     // `top` and `mode` are accepted and do not change the output (interface 4.1).
     const outcome = searchRiskSubjects(ctx, holder, cache, {
       query,
@@ -78,11 +81,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
   app.post(`${apiRoot}/v2`, v2Options(searchDocs.searchPost), search);
 
   // For the search console: every region and hidden permits too, so administrators only.
-  app.get(`${apiRoot}/admin/v2-debug/why-not`, { config: { guard: 'admin', doc: whyNotDocs.whyNot } }, async (req) => {
+  app.get(`${apiRoot}/admin/search/why-not`, { config: { guard: 'admin', doc: whyNotDocs.whyNot } }, async (req) => {
     const input = asInput(req.query);
-    const query = readString(input, 'query', 'q') ?? '';
+    const query = readString(input, 'query', 'q', 'text') ?? '';
     if (!query) throw badRequest('请输入检索问题');
-    if (query.length > 500) throw badRequest('查询内容过长（最多 500 个字符）');
+    if (query.length > MAX_QUERY_LENGTH) throw queryTooLong();
     const permitId = readString(input, 'permit_id') ?? '';
     if (!permitId) throw badRequest('请指定许可事项');
     return { success: true, data: whyNotFound(holder, query, permitId, readList(input, 'region', 'region_id')) };

@@ -5,7 +5,8 @@ import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { presentRiskSubject } from './risk-subject.js';
 import { answerTail, type AnswerParts } from './v2-answer.js';
-import type { SearchDebug } from './search.openapi.js';
+import type { ConceptEvidence } from './engine/types.js';
+import type { HitConcept, SearchDebug } from './search.openapi.js';
 import type { WhyNotAnswer } from './why-not.openapi.js';
 
 export interface SearchRequest {
@@ -73,7 +74,7 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
       explained: h.explain?.explained ?? 0,
       name_share: h.explain?.nameShare ?? 0,
       stage_match: h.explain?.stageMatch ?? false,
-      concepts: (h.explain?.concepts ?? []).map((c) => ({ concept: c.concept, matched_as: c.matchedAs, origin: c.origin, evidence: c.evidence, score: c.score })),
+      concepts: (h.explain?.concepts ?? []).map(presentConcept),
     })),
     timings_us: d.timingsUs,
     index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
@@ -96,6 +97,11 @@ export function whyNotFound(holder: SearchIndexHolder, query: string, permitId: 
     explained: why.explained,
     best_score: why.bestScore,
     breakdown: why.breakdown,
-    concepts: why.concepts.map((c) => ({ concept: c.concept, matched_as: c.matchedAs, origin: c.origin, evidence: c.evidence, score: c.score })),
+    concepts: why.concepts.map(presentConcept),
   };
+}
+
+/** What matched one word of the question, as the debug output and why-not-found show it. */
+function presentConcept(c: ConceptEvidence): Static<typeof HitConcept> {
+  return { concept: c.concept, matched_as: c.matchedAs, origin: c.origin, evidence: c.evidence, score: c.score };
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { failure, fields, ok, routeDocs } from '../../http/openapi/route-doc.js';
+import { aliased, failure, fields, ok, routeDocs } from '../../http/openapi/route-doc.js';
 import { Nullable, Shape } from '../../http/openapi/shapes.js';
 import { regionToken } from '../regions/regions.openapi.js';
 import { CUT_REASONS, WHY_NOT_VERDICTS } from './engine/types.js';
@@ -32,7 +32,7 @@ export const whyNotDocs = routeDocs({
     summary: 'Why a permit is or is not found for a question',
     description: 'Administrators (grade ≥ 90) only: it shows hidden permits and every region.',
     querystring: fields({
-      query: Type.String({ maxLength: 500, description: 'The question.' }),
+      ...aliased('query', ['q', 'text'], Type.String({ maxLength: 500, description: 'The question.' })),
       permit_id: Type.String({ description: 'The permit id.' }),
       ...regionToken(false),
     }),

@@ -18,7 +18,7 @@ describe.each(testDialects())('why a permit is not found, through the API, on %s
   });
   afterAll(async () => t?.close());
 
-  const why = (query: Record<string, string>) => t.app.inject({ url: `${API}/admin/v2-debug/why-not`, query, headers: { cookie: admin } });
+  const why = (query: Record<string, string>) => t.app.inject({ url: `${API}/admin/search/why-not`, query, headers: { cookie: admin } });
   const search = async (q: string, region?: string) =>
     (await t.app.inject({ url: `${API}/v2`, query: region ? { query: q, region } : { query: q } })).json().data.risk_subject as { permit: { id: string } }[];
 
@@ -32,6 +32,8 @@ describe.each(testDialects())('why a permit is not found, through the API, on %s
     expect(d.permit.id).toBe(second);
     expect(d.concepts.length).toBeGreaterThan(0);
     expect(Object.keys(d.breakdown).length).toBeGreaterThan(0);
+    // The question's aliases are those of /v2.
+    expect((await why({ text: '食品经营许可', permit_id: second })).json().data).toMatchObject({ verdict: 'found', rank: 2 });
   });
 
   it('says a hidden permit is not searchable, and a permit outside the region filter is filtered out', async () => {
