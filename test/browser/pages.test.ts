@@ -163,7 +163,7 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await screenshot(page, 'v2-debug-results');
     await page.locator('.debug-panel .el-table').last().scrollIntoViewIfNeeded();
     await screenshot(page, 'v2-debug-score-breakdown');
-    await page.getByRole('tab', { name: '原始 JSON' }).click();
+    await page.getByRole('tab', { name: '原始响应' }).click();
     expect(await textOf(page.locator('.json-view'))).toContain('"workflowStatus": "ok"');
     await screenshot(page, 'v2-debug-raw-json');
 
@@ -328,6 +328,10 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     expect(await textOf(page.locator('.why-not .verdict'))).toContain('该事项在检索结果中');
     expect(await textOf(page.locator('.why-not .facts'))).toContain('排名');
     await screenshot(page, 'v2-debug-why-not');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.why-not').scrollIntoViewIfNeeded();
+    await screenshot(page, 'v2-debug-why-not-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('creates a department and shows its account and one-time initial password', async () => {

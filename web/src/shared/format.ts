@@ -19,10 +19,10 @@ export function formatNumber(n: number | null | undefined): string {
   return n === null || n === undefined ? '—' : n.toLocaleString('zh-CN');
 }
 
-/** Microseconds → `1.23 ms` / `850 µs`. */
+/** Microseconds → `1.23 毫秒` / `850 微秒`. */
 export function formatMicros(us: number | null | undefined): string {
   if (us === null || us === undefined) return '—';
-  return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${Math.round(us)} µs`;
+  return us >= 1000 ? `${(us / 1000).toFixed(2)} 毫秒` : `${Math.round(us)} 微秒`;
 }
 
 export const text = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? '—' : v);

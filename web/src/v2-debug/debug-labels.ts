@@ -57,11 +57,25 @@ const CUT: Record<string, string> = {
   hit_unexplained: '对问题解释不足',
 };
 
+/** The verdicts of 为什么没有找到 (GET /admin/search/why-not), with the alert type each is shown as. */
+const WHY_NOT: Record<string, { text: string; type: 'success' | 'warning' | 'info' | 'error' }> = {
+  unknown: { text: '检索索引中没有这个许可事项', type: 'error' },
+  hidden: { text: '该事项设为不在检索中显示（隐藏），检索不会返回它', type: 'warning' },
+  region: { text: '该事项不属于所选区域，被区域筛选排除', type: 'warning' },
+  no_terms: { text: '问题中的词在该事项的名称、风险内容和知识词条中都没有出现', type: 'info' },
+  found: { text: '该事项在检索结果中', type: 'success' },
+  no_answer: { text: '整个问题判定为没有找到，没有返回任何事项', type: 'info' },
+  cut: { text: '该事项参与了排序，但被截掉', type: 'warning' },
+  below_limit: { text: '该事项排在第 20 条结果之后', type: 'info' },
+  not_retrieved: { text: '按检索初筛得分，该事项不在参与排序的候选之内', type: 'info' },
+};
+
 export const originLabel = (o: string) => ORIGINS[o] ?? { label: o, type: 'info' as const };
 export const kindLabel = (k: string) => KINDS[k] ?? k;
 export const evidenceLabel = (e: string) => EVIDENCE[e] ?? e;
 export const fieldLabel = (f: string) => FIELDS[f] ?? f;
 export const cutLabel = (r: string) => CUT[r] ?? r;
+export const whyNotLabel = (v: string) => WHY_NOT[v] ?? { text: v, type: 'info' as const };
 
 /** One sentence saying why the answer is what it is. */
 export function verdict(reason: string | null | undefined, subjects: { text: string; explained: number }[]): string {
