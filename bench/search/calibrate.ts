@@ -7,8 +7,8 @@
  */
 import { SearchIndex } from '../../src/modules/search/engine/index.js';
 import { P } from '../../src/modules/search/engine/ranking-params.js';
-import { corpusDocs, loadCorpus, loadQueries, TUNE2_QUERIES_PATH, TUNE_QUERIES_PATH } from './corpus.js';
-import { halves, runQueries } from './relevance-run.js';
+import { corpusDocs, loadCorpus, regionFilter } from './corpus.js';
+import { evalSetQueries } from './eval-sets.js';
 
 const list = process.argv.includes('--list');
 // Parameter settings to calibrate with, as in tune.ts: --set '{"partialPower":1}'.
@@ -20,16 +20,13 @@ const saved = { mean: P.minExplained, strongest: P.minStrongest };
 P.minExplained = 0;
 P.minStrongest = 0;
 const rows: { id: string; query: string; positive: boolean; explained: number; strongest: number; relevantTop: boolean }[] = [];
-const dev = runQueries(corpus, loadQueries(), () => []);
-const queries = [...halves(dev).tuning.map((o) => o.query), ...loadQueries(TUNE_QUERIES_PATH), ...loadQueries(TUNE2_QUERIES_PATH)];
-runQueries(corpus, queries, (text, regionIds) => {
-  const q = queries.find((x) => x.query === text)!;
-  const res = index.search(text, { regionIds, debug: true });
+for (const q of evalSetQueries().filter((s) => s.tuned).flatMap((s) => s.outcomes)) {
+  const text = q.query;
+  const res = index.search(text, { regionIds: regionFilter(corpus, q.region), debug: true });
   const best = res.hits[0];
   const grades = new Set(q.relevant.map((r) => r.key));
   rows.push({ id: q.id, query: text, positive: q.relevant.length > 0, explained: best?.explain?.explained ?? 0, strongest: best?.explain?.strongest ?? 0, relevantTop: best ? grades.has(best.doc.permitId) : false });
-  return [];
-});
+}
 P.minExplained = saved.mean;
 P.minStrongest = saved.strongest;
 

@@ -27,8 +27,9 @@ export function evalSetQueries(): EvalSet<LabelledQuery[]>[] {
   return sets;
 }
 
-export function runEvalSets(corpus: CorpusFile, search: SearchFn): EvalSet[] {
-  return evalSetQueries().map((s) => ({ ...s, outcomes: s.outcomes.map((q) => ({ query: q, ranked: search(q.query, regionFilter(corpus, q.region)) })) }));
+/** Every set answered by `search` (or only the sets given). */
+export function runEvalSets(corpus: CorpusFile, search: SearchFn, sets = evalSetQueries()): EvalSet[] {
+  return sets.map((s) => ({ ...s, outcomes: s.outcomes.map((q) => ({ query: q, ranked: search(q.query, regionFilter(corpus, q.region)) })) }));
 }
 
 /** The report of every set; with `details`, the imperfect queries of the sets tuned on only. */

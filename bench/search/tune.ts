@@ -8,14 +8,12 @@
 import { SearchIndex } from '../../src/modules/search/engine/index.js';
 import { FIELD_B, FIELD_WEIGHT, P, W } from '../../src/modules/search/engine/ranking-params.js';
 import { summarise, type QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
-import { corpusDocs, loadCorpus, loadQueries, TUNE2_QUERIES_PATH, TUNE_QUERIES_PATH } from './corpus.js';
-import { halves, runQueries } from './relevance-run.js';
+import { corpusDocs, loadCorpus } from './corpus.js';
+import { evalSetQueries, runEvalSets } from './eval-sets.js';
 
 const corpus = loadCorpus();
 const docs = corpusDocs(corpus);
-const queries = loadQueries();
-const own = loadQueries(TUNE_QUERIES_PATH);
-const own2 = loadQueries(TUNE2_QUERIES_PATH);
+const tuned = evalSetQueries().filter((s) => s.tuned);
 const base = { P: { ...P }, W: { ...W }, fw: [...FIELD_WEIGHT], fb: [...FIELD_B] };
 
 function summary(o: QueryOutcome[]): string {
@@ -38,6 +36,6 @@ for (const arg of process.argv.slice(2)) {
   }
   const index = SearchIndex.build(docs);
   const search = (q: string, regionIds: string[] | null) => index.search(q, { regionIds }).hits.map((h) => h.doc.permitId);
-  const { tuning } = halves(runQueries(corpus, queries, search));
-  console.log(`${arg.padEnd(28)} dev tuning half ${summary(tuning)}  own ${summary(runQueries(corpus, own, search))}  second ${summary(runQueries(corpus, own2, search))}`);
+  const sets = runEvalSets(corpus, search, tuned);
+  console.log(`${arg.padEnd(28)} ${sets.map((s) => `${s.name} ${summary(s.outcomes)}`).join('  ')}`);
 }
