@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { maskPersonalData } from './mask-personal.js';
+import { DAY_MS, dayText, serviceDay } from './service-day.js';
 import { insertQueryLogRows, pruneQueryLog, saltOfDay } from './query-log.repository.js';
 import type { QueryLogTable } from './query-log.table.js';
 
@@ -32,7 +33,6 @@ const FLUSH_EVERY_MS = 1000;
 const FLUSH_AT = 500;
 /** Most entries held while the database does not take them; later ones are dropped (and counted). */
 const MAX_WAITING = 20_000;
-const DAY_MS = 86_400_000;
 /** How many of the answer's permits an entry keeps. */
 const TOP_KEPT = 5;
 
@@ -85,8 +85,8 @@ export class QueryLog {
   start(): void {
     this.timers.push(setInterval(() => void this.flush(), FLUSH_EVERY_MS).unref());
     const pruneAfterMidnight = () => {
-      const offset = this.ctx.config.utcOffsetMinutes * 60_000;
-      const untilMidnight = DAY_MS - ((this.ctx.now() + offset) % DAY_MS) + 1000;
+      const now = this.ctx.now();
+      const untilMidnight = serviceDay(now, this.ctx.config.utcOffsetMinutes) + DAY_MS - this.ctx.config.utcOffsetMinutes * 60_000 - now + 1000;
       this.timers.push(
         setTimeout(() => {
           void this.prune().catch(this.failed('prune'));
@@ -173,7 +173,7 @@ export class QueryLog {
 
   /** The service's day (UTC_OFFSET) of a time: the analytics' days, and the life of a salt. */
   private dayOf(ms: number): string {
-    return new Date(ms + this.ctx.config.utcOffsetMinutes * 60_000).toISOString().slice(0, 10);
+    return dayText(serviceDay(ms, this.ctx.config.utcOffsetMinutes));
   }
 
   /** An entry as stored; the salt of its day is at hand. */

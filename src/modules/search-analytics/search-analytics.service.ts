@@ -4,11 +4,11 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { readInt, readString, type Input } from '../../http/readers.js';
 import { CHANNELS } from '../query-log/query-log.js';
+import { DAY_MS, dayText, serviceDay } from '../query-log/service-day.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
 import { dailyCounts, logTotals, refinedQuestions, slowQuestions, topQuestions, type LogFilter } from './search-analytics.repository.js';
 import type { SearchAnalytics } from './search-analytics.openapi.js';
 
-const DAY_MS = 86_400_000;
 /** The longest range asked for at once. */
 const MAX_DAYS = 366;
 /** Rows per list in the workbook export. */
@@ -31,7 +31,7 @@ function readDay(input: Input, name: string): number | undefined {
   const raw = readString(input, name);
   if (raw === undefined) return undefined;
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : NaN;
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw) throw badRequest(`${name} 应为 YYYY-MM-DD 格式的日期`);
+  if (Number.isNaN(ms) || dayText(ms) !== raw) throw badRequest(`${name} 应为 YYYY-MM-DD 格式的日期`);
   return ms;
 }
 
@@ -42,8 +42,7 @@ function readDay(input: Input, name: string): number | undefined {
  */
 export async function readAnalyticsRequest(ctx: AppContext, input: Input, defLimit: number, maxLimit: number): Promise<AnalyticsRequest> {
   const offset = ctx.config.utcOffsetMinutes * 60_000;
-  const today = Math.floor((ctx.now() + offset) / DAY_MS) * DAY_MS;
-  const to = readDay(input, 'to') ?? today;
+  const to = readDay(input, 'to') ?? serviceDay(ctx.now(), ctx.config.utcOffsetMinutes);
   const from = readDay(input, 'from') ?? to - (30 - 1) * DAY_MS;
   if (from > to) throw badRequest('开始日期不能晚于结束日期');
   if ((to - from) / DAY_MS + 1 > MAX_DAYS) throw badRequest(`时间范围最长 ${MAX_DAYS} 天`);
@@ -52,11 +51,10 @@ export async function readAnalyticsRequest(ctx: AppContext, input: Input, defLim
   if (region === undefined) throw badRequest('区域不存在');
   const channel = readString(input, 'channel') ?? null;
   if (channel !== null && !(CHANNELS as readonly string[]).includes(channel)) throw badRequest('渠道只能是 page、console、assistant 或 api');
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return {
     filter: { fromIso: new Date(from - offset).toISOString(), toIso: new Date(to + DAY_MS - offset).toISOString(), regionId: region?.id ?? null, channel },
-    from: day(from),
-    to: day(to),
+    from: dayText(from),
+    to: dayText(to),
     limit: readInt(input, 'limit', { def: defLimit, min: 1, max: maxLimit }),
   };
 }
@@ -75,7 +73,7 @@ export async function searchAnalytics(ctx: AppContext, req: AnalyticsRequest): P
   ];
   const days = new Map<string, Static<typeof SearchAnalytics>['daily'][number]>();
   for (let ms = Date.parse(`${req.from}T00:00:00Z`); ms <= Date.parse(`${req.to}T00:00:00Z`); ms += DAY_MS) {
-    const day = new Date(ms).toISOString().slice(0, 10);
+    const day = dayText(ms);
     days.set(day, { day, total: 0, no_match: 0, channels: { page: 0, console: 0, assistant: 0, api: 0 } });
   }
   for (const d of daily) {
