@@ -43,7 +43,9 @@ export type DataChange =
        */
       docs?: () => SearchDoc[];
     }
-  | { kind: 'all' };
+  | { kind: 'all' }
+  /** The administrators' search lexicon changed (docs/search-lexicon.md): the index reloads it, no rebuild. */
+  | { kind: 'lexicon' };
 
 /**
  * Tells this instance's listeners (its search index) that committed data changed. Never throws.

@@ -12,11 +12,12 @@ import type { Tables as Checkpoints } from '../modules/checkpoints/checkpoints.t
 import type { Tables as OperationLog } from '../modules/operation-log/operation-log.table.js';
 import type { Tables as Meta } from '../modules/meta/meta.table.js';
 import type { Tables as QueryLog } from '../modules/query-log/query-log.table.js';
+import type { Tables as SearchLexicon } from '../modules/search/lexicon/lexicon.table.js';
 
 /** The whole schema: the union of every module's table file. */
 export interface Database
   extends Regions, Themes, Permits, Departments, Users, Sessions, ImportSessions, Files, Snapshots,
-    Checkpoints, OperationLog, Meta, QueryLog {}
+    Checkpoints, OperationLog, Meta, QueryLog, SearchLexicon {}
 
 export type DB = Kysely<Database>;
 /** Repositories take either the database or an open transaction. */

@@ -334,6 +334,69 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
+  it('adds a permit alias for a question that found nothing, from the analytics to the lexicon, with its preview', async () => {
+    const question = '我想办嗷呜嗷呜';
+    const permit = corpus.permits.find((p) => p.region === '广安市' && p.name.startsWith('举办高危险性体育赛事活动许可'))!;
+    const ask = async () => {
+      const res = await fetch(url('/v2'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: question, channel: 'page' }) });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: { risk_subject: { permit: { name: string } }[] } }).data.risk_subject;
+    };
+    expect(await ask()).toEqual([]);
+    await page.waitForTimeout(1500); // the log is written once a second, off the request path
+
+    await page.goto(url('/db_admin#/search-analytics'));
+    await page.getByRole('tab', { name: '无结果查询' }).click();
+    const row = page.locator('#pane-no_result tbody tr', { hasText: question });
+    await row.getByRole('button', { name: '添加别名' }).click();
+    await page.waitForURL(/#\/search-lexicon\?kind=alias&phrase=/);
+
+    const form = dialog(page, '新增词条');
+    await form.waitFor();
+    expect(await textOf(form.locator('.alias-phrases'))).toContain(question);
+    expect(await textOf(form.locator('.el-radio-button.is-active'))).toBe('许可别名');
+    await pickOption(page, form.locator('.region-select'), '广安市');
+    await form.locator('.permit-select').click();
+    await page.keyboard.type('举办高危险性体育赛事活动许可');
+    await page.locator('.el-select-dropdown__item:visible').filter({ hasText: permit.code }).first().click();
+    expect(await textOf(form.locator('.permit-select'))).toContain(permit.name);
+
+    await form.getByRole('button', { name: '预览影响' }).click();
+    const summary = await textOf(form.locator('.preview .el-alert'));
+    expect(summary).toMatch(/^检查了 \d+ 个最近的问题，其中 \d+ 个的结果会改变（共被问 \d+ 次，约 \d+ 人）/);
+    const change = form.locator('.preview-table tbody tr', { hasText: question });
+    expect(await textOf(change.locator('.el-tag', { hasText: '进入' }))).toBe(`进入 第1条 ${permit.name}`);
+    await form.locator('.preview').scrollIntoViewIfNeeded();
+    await screenshot(page, 'search-lexicon-preview');
+
+    await form.getByRole('button', { name: '保存' }).click();
+    expect(await successMessage(page)).toBe('词条已保存');
+    await form.waitFor({ state: 'hidden' });
+    const entry = page.locator('.lexicon-table tbody tr', { hasText: question }).first();
+    expect(await textOf(entry)).toContain(`许可编码 ${permit.code}`);
+    expect(await entry.innerText()).toContain('广安市');
+    await expect.poll(async () => (await ask())[0]?.permit.name).toBe(permit.name);
+
+    // On a phone: the page fits the screen (tables scroll inside their cards), and so does the dialog.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(url('/db_admin#/search-lexicon'));
+    await page.reload();
+    await textOf(page.locator('.lexicon-table tbody tr', { hasText: question }));
+    await screenshot(page, 'search-lexicon-phone');
+    // Evaluated in the page (a string: the tests are compiled without the DOM's types).
+    const overflow = () =>
+      page.evaluate<[number, number]>(`(() => {
+        const root = document.documentElement, main = document.querySelector('.el-main');
+        return [root.scrollWidth - root.clientWidth, main.scrollWidth - main.clientWidth];
+      })()`);
+    expect(await overflow()).toEqual([0, 0]);
+    await page.getByRole('button', { name: '新增词条' }).click();
+    await dialog(page, '新增词条').waitFor();
+    await screenshot(page, 'search-lexicon-dialog-phone');
+    expect((await overflow())[0]).toBe(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   it('creates a department and shows its account and one-time initial password', async () => {
     await page.goto(url('/admin/super#/departments'));
     await page.getByRole('button', { name: '新建顶级部门' }).click();

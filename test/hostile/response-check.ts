@@ -67,6 +67,8 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
   }
   if (status >= 200 && status < 300) {
     if (!isJson) return PAGE_TYPES.test(type) || DOCUMENT_TYPES.test(type) || status === 204 ? null : `2xx with content type ${type}`;
+    // A JSON file to download (an export another service imports) is a document, not an envelope.
+    if (String(res.headers['content-disposition'] ?? '').startsWith('attachment;')) return null;
     const body = res.json() as Record<string, unknown>;
     if (body.success === true || body.status === 'ok' || typeof body.openapi === 'string') return null;
     return '2xx JSON without success: true';

@@ -632,7 +632,74 @@ export const rows: Row[] = [
     expect: adminOnly(ok((d) => expect(d.daily).toHaveLength(30))),
   },
   { route: 'GET /admin/search-analytics/export', request: () => ({ method: 'GET', url: '/admin/search-analytics/export' }), expect: adminOnly(xlsx) },
+  // The search lexicon: administrators only; each caller writes a regional entry of its own (global ones are the super administrator's: lexicon.test.ts).
+  {
+    route: 'GET /admin/search/lexicon', request: () => ({ method: 'GET', url: '/admin/search/lexicon' }),
+    expect: adminOnly(ok((d) => expect(d.max_entries).toBe(10_000))),
+  },
+  {
+    route: 'POST /admin/search/lexicon',
+    request: (w, role) => ({ method: 'POST', url: '/admin/search/lexicon', payload: { kind: 'synonym', words: [`${WORD[role]}甲`, `${WORD[role]}乙`], region_id: w.regionA } }),
+    expect: adminOnly(
+      ok(async (d, { w, role }) => expect(await lexiconEntries(w, `${WORD[role]}甲`)).toBe(1)),
+      async (w) => expect(await lexiconEntries(w, `${WORD.district}甲`)).toBe(0),
+    ),
+  },
+  {
+    route: 'PATCH /admin/search/lexicon/:entry_id',
+    request: async (w, role) => ({ method: 'PATCH', url: `/admin/search/lexicon/${await lexiconEntry(w, `改${WORD[role]}`)}`, payload: { kind: 'synonym', words: [`改${WORD[role]}`, '已改'], region_id: w.regionA } }),
+    expect: adminOnly(
+      ok(async (d, { role }) => expect(d.entry.words).toEqual([`改${WORD[role]}`, '已改'])),
+      async (w) => expect(await lexiconEntries(w, '已改')).toBe(0),
+    ),
+  },
+  {
+    route: 'DELETE /admin/search/lexicon/:entry_id',
+    request: async (w, role) => ({ method: 'DELETE', url: `/admin/search/lexicon/${await lexiconEntry(w, `删${WORD[role]}`)}` }),
+    expect: adminOnly(
+      ok(async (d, { w, role }) => expect(await lexiconEntries(w, `删${WORD[role]}`)).toBe(0)),
+      async (w) => expect(await lexiconEntries(w, `删${WORD.district}`)).toBe(1),
+    ),
+  },
+  {
+    route: 'POST /admin/search/lexicon/preview',
+    request: (w) => ({ method: 'POST', url: '/admin/search/lexicon/preview', payload: { entry: { kind: 'synonym', words: ['预览甲', '预览乙'], region_id: w.regionA } } }),
+    expect: adminOnly(ok((d) => expect(d.changed).toBe(0))),
+  },
+  {
+    route: 'GET /admin/search/lexicon/export', request: () => ({ method: 'GET', url: '/admin/search/lexicon/export' }),
+    expect: adminOnly(ok((d) => expect(d.format).toBe('lawrisk-search-lexicon'))),
+  },
+  {
+    route: 'POST /admin/search/lexicon/import',
+    request: (_w, role) => ({
+      method: 'POST', url: '/admin/search/lexicon/import',
+      payload: { format: 'lawrisk-search-lexicon', version: 1, entries: [{ kind: 'expansion', region: REGION_A.code, from: `导入${WORD[role]}`, to: ['食品经营'] }] },
+    }),
+    expect: adminOnly(
+      ok(async (d, { w, role }) => expect([d.added, await lexiconEntries(w, `导入${WORD[role]}`)]).toEqual([1, 1])),
+      async (w) => expect(await lexiconEntries(w, `导入${WORD.district}`)).toBe(0),
+    ),
+  },
 ];
+
+/** Each caller's own word in the lexicon's entries (a word is Chinese characters, or letters and digits: not both). */
+const WORD: Record<Role, string> = { anon: '访客', district: '区县', city: '市级', admin: '超管' };
+
+/** Entries of the search lexicon holding a word. */
+async function lexiconEntries(w: MatrixWorld, word: string): Promise<number> {
+  const rows = await w.t.dbh.db.selectFrom('search_lexicon').select('body').execute();
+  return rows.filter((r) => r.body.includes(word)).length;
+}
+
+/** A regional entry of region A to change or remove, made behind the service's back. */
+async function lexiconEntry(w: MatrixWorld, word: string): Promise<number> {
+  const at = '2026-11-20T00:00:00.000Z';
+  const row = await w.t.dbh.db.insertInto('search_lexicon')
+    .values({ kind: 'synonym', region_id: Number(w.regionA), body: JSON.stringify({ words: [word, `${word}乙`], replace: false }), note: null, created_by: 'admin', created_at: at, updated_by: 'admin', updated_at: at })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
 
 /** Outside the scope a record answers exactly as one that does not exist. */
 function sameAsUnknown(unknownUrl: string): Check {

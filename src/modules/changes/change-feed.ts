@@ -115,7 +115,7 @@ export class ChangeFeed {
       this.lastRead = this.ctx.now();
       for (const row of rows) {
         if (row.origin !== this.ctx.instanceId) {
-          await handler(row.kind === 'all' ? { kind: 'all' } : { kind: 'permits', permitIds: JSON.parse(row.permit_ids ?? '[]') });
+          await handler(row.kind === 'all' || row.kind === 'lexicon' ? { kind: row.kind } : { kind: 'permits', permitIds: JSON.parse(row.permit_ids ?? '[]') });
         }
         this.lastSeen = row.id;
       }

@@ -31,6 +31,7 @@ export const COVERED_TABLES: readonly CoveredTable[] = [
   { name: 'snapshot_permits', key: ['id'] },
   { name: 'snapshot_risks', key: ['id'] },
   { name: 'app_meta', key: ['key'] },
+  { name: 'search_lexicon', key: ['id'] },
 ];
 
 /**

@@ -9,7 +9,7 @@ export interface DataChangesTable {
   id: import('kysely').Generated<number>;
   /** The instance that made the change (it has applied it already). */
   origin: string;
-  kind: 'permits' | 'all';
+  kind: 'permits' | 'all' | 'lexicon';
   /** JSON array of permit ids for kind 'permits'. */
   permit_ids: string | null;
   created_at: string;

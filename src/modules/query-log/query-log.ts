@@ -28,9 +28,13 @@ interface Pending {
   askedAt: number;
 }
 
-/** Entries are written at least this often, and as soon as this many wait. */
+/**
+ * Entries are written at least this often, and as soon as this many wait: under heavy load a
+ * write (one transaction, one commit, which SQLite makes durable on the request thread) carries
+ * this many, so that commits stay few.
+ */
 const FLUSH_EVERY_MS = 1000;
-const FLUSH_AT = 500;
+const FLUSH_AT = 2000;
 /** Most entries held while the database does not take them; later ones are dropped (and counted). */
 const MAX_WAITING = 20_000;
 /** How many of the answer's permits an entry keeps. */

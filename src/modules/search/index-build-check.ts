@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { DB } from '../../db/database.js';
 import { listRegionRows } from '../regions/regions.repository.js';
+import { AdminLexicon } from './engine/admin-lexicon.js';
 import { SearchIndex } from './engine/index.js';
+import { loadLexiconRules } from './lexicon/lexicon.repository.js';
 import { loadAllSearchDocs } from './search-docs.repository.js';
 
 export interface IndexBuildCheck {
@@ -19,9 +21,9 @@ export interface IndexBuildCheck {
  */
 export async function checkIndexBuild(db: DB): Promise<IndexBuildCheck> {
   const started = performance.now();
-  const [regions, docs] = await Promise.all([listRegionRows(db), loadAllSearchDocs(db)]);
+  const [regions, docs, rules] = await Promise.all([listRegionRows(db), loadAllSearchDocs(db), loadLexiconRules(db)]);
   const loaded = performance.now();
-  const index = SearchIndex.build(docs);
+  const index = SearchIndex.build(docs, new AdminLexicon(rules));
   return {
     permits: index.size,
     regions: regions.length,

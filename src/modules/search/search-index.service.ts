@@ -1,6 +1,8 @@
 import type { AppContext, DataChange } from '../../context.js';
 import type { DB } from '../../db/database.js';
 import { listRegionRows, type RegionRow } from '../regions/regions.repository.js';
+import { loadLexiconRules } from './lexicon/lexicon.repository.js';
+import { AdminLexicon } from './engine/admin-lexicon.js';
 import { SearchIndex, type SearchDoc } from './engine/index.js';
 import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
 
@@ -19,6 +21,7 @@ export class SearchIndexHolder {
   private dirty = false;
   /** Changes arriving during a rebuild are replayed on the new index before it is swapped in. */
   private pendingDuringRebuild: number[] = [];
+  private lexiconReloads: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -56,7 +59,8 @@ export class SearchIndexHolder {
       this.dirty = false;
       this.pendingDuringRebuild = [];
       const regions = await listRegionRows(source);
-      const fresh = SearchIndex.build(await loadAllSearchDocs(source));
+      const lexicon = new AdminLexicon(await loadLexiconRules(source));
+      const fresh = SearchIndex.build(await loadAllSearchDocs(source), lexicon);
       while (this.pendingDuringRebuild.length > 0) await this.applyTo(fresh, this.pendingDuringRebuild.splice(0));
       this.index = fresh;
       this.regionRows = regions;
@@ -67,8 +71,26 @@ export class SearchIndexHolder {
 
   async apply(change: DataChange): Promise<void> {
     if (change.kind === 'all') return this.rebuild();
+    if (change.kind === 'lexicon') return this.reloadLexicon();
     if (this.rebuilding) this.pendingDuringRebuild.push(...change.permitIds);
     await this.applyTo(this.index, change.permitIds, change.docs);
+  }
+
+  /**
+   * Applies the administrators' entries as they are now (from the primary: the change was just
+   * committed there). A rebuild under way reads them itself: it is asked to run once more.
+   */
+  private reloadLexicon(): Promise<void> {
+    // One reload at a time, in order: each reads the entries as they are when it starts, so the last one applied is the newest.
+    const reload = this.lexiconReloads.then(async () => {
+      if (this.rebuilding) return this.rebuild();
+      const lexicon = new AdminLexicon(await loadLexiconRules(this.ctx.db));
+      this.index.setLexicon(lexicon);
+      this.indexVersion++;
+    });
+    // A failed reload (the database away) is the caller's to report; the next one still runs.
+    this.lexiconReloads = reload.catch(() => undefined);
+    return reload;
   }
 
   /**

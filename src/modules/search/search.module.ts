@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { QueryLog } from '../query-log/query-log.js';
+import { registerLexiconRoutes } from './lexicon/lexicon.routes.js';
 import { SearchIndex } from './engine/index.js';
 import { normalizeText } from './engine/normalize.js';
 import { SearchIndexHolder } from './search-index.service.js';
@@ -38,4 +39,5 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   // Runs before the database closes (app.ts): what is waiting is written.
   app.addHook('onClose', async () => queryLog.stop());
   registerSearchRoutes(app, ctx, holder, queryLog);
+  registerLexiconRoutes(app, ctx, holder);
 }

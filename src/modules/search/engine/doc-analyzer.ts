@@ -77,6 +77,8 @@ export class DocAnalyzer {
   readonly lengths = new Float64Array(FIELD_COUNT);
   /** Knowledge keys of the last analysed document, one list per knowledge space (not in `pairs`). */
   knowledgeKeys: KnowledgeKeys[] = [];
+  /** The administrators' aliases of a permit (admin-lexicon.ts), indexed with its bundled 俗称. */
+  aliasesOf: (doc: SearchDoc) => string[] = () => [];
   private readonly bodySink: BigramSink;
 
   constructor(private readonly vocab: PinyinVocab, private readonly dict: TermDict) {
@@ -117,7 +119,7 @@ export class DocAnalyzer {
       if (r.riskType) bodyLen += this.body(r.riskType);
     }
     lengths[Field.RiskBody] = bodyLen;
-    this.knowledgeKeys = this.knowledge(doc.name);
+    this.knowledgeKeys = this.knowledge(doc.name, this.aliasesOf(doc));
   }
 
   /** Emits the bigrams and tokens of a long risk text (memoised); answers its field length. */
@@ -152,10 +154,12 @@ export class DocAnalyzer {
   }
 
   /** The knowledge phrases of a permit name as keys, one list per knowledge space (each key once). */
-  private knowledge(name: string): KnowledgeKeys[] {
-    const hit = this.knowledgeCache.get(name);
+  private knowledge(name: string, aliases: string[]): KnowledgeKeys[] {
+    const cacheKey = aliases.length === 0 ? name : [name, ...aliases].join('\u0000');
+    const hit = this.knowledgeCache.get(cacheKey);
     if (hit) return hit;
-    const phrases = permitPhrases(name);
+    const bundled = permitPhrases(name);
+    const phrases = aliases.length === 0 ? bundled : { ...bundled, alias: [...new Set([...bundled.alias, ...aliases])] };
     const relations = ['alias', 'principal', 'supporting', 'question'] as const;
     const out = KNOWLEDGE_SPACES.map((space, i) => {
       const cover = new Map<string, number>();
@@ -163,7 +167,7 @@ export class DocAnalyzer {
       return { ids: Int32Array.from(cover.keys(), (k) => this.dict.intern(k)), cover: Float32Array.from(cover.values()) };
     });
     if (this.knowledgeCache.size >= CACHE_LIMIT) this.knowledgeCache.clear();
-    this.knowledgeCache.set(name, out);
+    this.knowledgeCache.set(cacheKey, out);
     return out;
   }
 

@@ -1,3 +1,4 @@
+import { AdminLexicon, NO_QUERY_LEXICON, type Curation } from './admin-lexicon.js';
 import { ConceptScorer, knowledgeTerms, SPACE_COUNT, SPACES, type SpaceTerm } from './concept-score.js';
 import { DocAnalyzer } from './doc-analyzer.js';
 import { DocTable, stableOrder } from './doc-table.js';
@@ -9,7 +10,7 @@ import { PinyinVocab } from './pinyin-vocab.js';
 import { PostingBuffer } from './posting-buffer.js';
 import { Postings } from './postings.js';
 import { analyzeQuery } from './query-analyzer.js';
-import { rankCandidates, scoreCandidates, withinRegion } from './rank.js';
+import { rankCandidates, scoreCandidates, withinRegion, type Ranked, type RankOutcome } from './rank.js';
 import { KNOWLEDGE_SPACES, MAX_HITS, P } from './ranking-params.js';
 import { retrieveTopK, Scratch, type Candidate, type ScoredList } from './retrieve.js';
 import type { QueryPlan } from './query-terms.js';
@@ -36,13 +37,20 @@ export class SearchIndex {
   private readonly analyzer = new DocAnalyzer(this.vocab, this.dict);
   private readonly impacts = new ImpactBuilder(this.analyzer, this.dict);
   private readonly scratch = new Scratch();
+  /** The administrators' entries (admin-lexicon.ts): aliases indexed, the rest applied per question. */
+  private lexicon = AdminLexicon.EMPTY;
+
+  constructor() {
+    this.analyzer.aliasesOf = (doc) => this.lexicon.aliasesOf(doc);
+  }
 
   /**
    * Bulk build: each document is analysed once and its (term, impact) postings buffered, then
    * placed term by term into the compact base segment. A permit given twice keeps its last version.
    */
-  static build(docs: SearchDoc[]): SearchIndex {
+  static build(docs: SearchDoc[], lexicon: AdminLexicon = AdminLexicon.EMPTY): SearchIndex {
     const index = new SearchIndex();
+    index.lexicon = lexicon;
     const latest = new Map<string, SearchDoc>();
     for (const d of docs) latest.set(d.permitId, d);
     const { dict, table, impacts, analyzer } = index;
@@ -80,6 +88,36 @@ export class SearchIndex {
   document(permitId: string): SearchDoc | undefined {
     const id = this.table.idOf(permitId);
     return id === undefined ? undefined : (this.table.docs[id] ?? undefined);
+  }
+
+  /** The documents indexed now, as they were given. */
+  documents(): SearchDoc[] {
+    return this.table.docs.filter((d): d is SearchDoc => d !== null);
+  }
+
+  get adminLexicon(): AdminLexicon {
+    return this.lexicon;
+  }
+
+  /**
+   * Takes the administrators' new entries. Synonyms, expansions and curation apply from the next
+   * question; the permits whose aliases differ are re-indexed in place, each removed as the old
+   * entries indexed it and added as the new ones do.
+   */
+  setLexicon(next: AdminLexicon): void {
+    const changed = this.aliasChanges(next);
+    for (const doc of changed) this.removeId(this.table.idOf(doc.permitId)!);
+    this.lexicon = next;
+    for (const doc of changed) this.upsert(doc);
+  }
+
+  /** The permits whose aliases would differ under `next`: those setLexicon re-indexes. */
+  aliasChanges(next: AdminLexicon): SearchDoc[] {
+    const prev = this.lexicon;
+    const changed: SearchDoc[] = [];
+    if (prev.aliasSignature === next.aliasSignature) return changed;
+    for (const doc of this.table.docs) if (doc && prev.aliasesOf(doc).join('\u0000') !== next.aliasesOf(doc).join('\u0000')) changed.push(doc);
+    return changed;
   }
 
   /** Distinct terms in the dictionary (terms of removed documents stay until a rebuild). */
@@ -175,8 +213,11 @@ export class SearchIndex {
   }
 
   /** The question read and resolved against the index: its plan, terms, scorer and posting lists. */
-  private prepare(query: string) {
-    const plan = analyzeQuery(query, this.vocab, this.named);
+  private prepare(query: string, regionIds: string[] | null | undefined, lexicon = this.lexicon) {
+    const admin = lexicon.queryLexicon(regionIds);
+    const named = admin === NO_QUERY_LEXICON ? this.named : (key: string) => this.named(key) || admin.names(key);
+    const plan = analyzeQuery(query, this.vocab, named, admin);
+    const curation = lexicon.curation(plan.normalized, regionIds);
     const resolved = this.resolve(plan.terms.map((t) => t.key), knowledgeTerms(plan));
     const scorer = new ConceptScorer(plan, resolved);
     const lists: ScoredList[] = [];
@@ -190,17 +231,58 @@ export class SearchIndex {
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
     const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK(lists, bits.bits, bits.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder);
     const ctx = { plan, scorer, docOf };
-    /** The candidates among the documents a region filter allows (none when it names no region). */
+    /** The candidates among the documents a region filter allows (none when it names no region) and curation does not hide. */
     const candidates = (regionIds: string[] | null | undefined) => {
       const allowed = this.table.allowedBits(regionIds);
-      return allowed ? retrieve(allowed) : [];
+      return allowed ? retrieve(curation && curation.hides.size > 0 ? this.withoutHidden(allowed, curation.hides) : allowed) : [];
     };
     /** Their answer, by the rules of rank.ts: with a filter, the region rule too. */
     const answer = (cands: Candidate[], regionIds: string[] | null | undefined, limit: number) => {
       const outcome = rankCandidates(cands, ctx, limit);
       return regionIds ? withinRegion(outcome, () => rankCandidates(candidates(null), ctx, 1).ranked[0]?.score ?? 0) : outcome;
     };
-    return { plan, resolved, scorer, retrieve, candidates, answer, ctx };
+    /** One permit scored alone (null when no word of the question is in its text or knowledge). */
+    const scoreOne = (id: number): Ranked | null => {
+      const only = new Uint32Array(this.table.allowedBits(null)!.bits.length);
+      only[id >>> 5] |= 1 << (id & 31);
+      const [candidate] = retrieve({ bits: only, count: 1 });
+      return candidate ? scoreCandidates([candidate], ctx)[0] : null;
+    };
+    return { plan, resolved, scorer, retrieve, candidates, answer, scoreOne, curation, ctx };
+  }
+
+  /** A copy of allowed documents without those curation hides: they leave before ranking, so the answer is what it would be without them. */
+  private withoutHidden(allowed: { bits: Uint32Array; count: number }, hides: Set<string>): { bits: Uint32Array; count: number } {
+    const bits = allowed.bits.slice();
+    let count = allowed.count;
+    for (const permitId of hides) {
+      const id = this.table.idOf(permitId);
+      if (id === undefined || (bits[id >>> 5] & (1 << (id & 31))) === 0) continue;
+      bits[id >>> 5] &= ~(1 << (id & 31));
+      count--;
+    }
+    return { bits, count };
+  }
+
+  /**
+   * The answer with the administrators' pins first, in their order — those the region filter
+   * allows and that are searchable, with their own score (0 when no word of the question is
+   * theirs). Pins answer a question that otherwise has none. (Hidden permits never became
+   * candidates.)
+   */
+  private curate(outcome: RankOutcome, curation: Curation | null, regionIds: string[] | null | undefined, scoreOne: (id: number) => Ranked | null, limit: number): RankOutcome {
+    if (!curation) return outcome;
+    const allowed = this.table.allowedBits(regionIds);
+    const pinned: Ranked[] = [];
+    for (const permitId of curation.pins) {
+      const id = this.table.idOf(permitId);
+      if (id === undefined || !allowed || (allowed.bits[id >>> 5] & (1 << (id & 31))) === 0) continue;
+      pinned.push(outcome.ranked.find((r) => r.doc === id) ?? scoreOne(id) ?? unscored(id));
+    }
+    const pinnedIds = new Set(pinned.map((r) => r.doc));
+    const rest = outcome.ranked.filter((r) => !pinnedIds.has(r.doc));
+    const ranked = [...pinned, ...rest].slice(0, limit);
+    return { ...outcome, ranked, noMatch: ranked.length > 0 ? null : outcome.noMatch, pinned: pinned.length };
   }
 
   /** Why a permit is or is not in the answer to a question (types.ts, WhyNot; docs/search.md). */
@@ -211,35 +293,36 @@ export class SearchIndex {
     if (id === undefined || !doc) return { verdict: 'unknown', ...none };
     if (!doc.visible) return { verdict: 'hidden', ...none };
     if (regionIds && !regionIds.includes(doc.regionId)) return { verdict: 'region', ...none };
-    const { resolved, scorer, retrieve, candidates, answer, ctx } = this.prepare(query);
-    const only = new Uint32Array(this.table.allowedBits(null)!.bits.length);
-    only[id >>> 5] |= 1 << (id & 31);
-    const [candidate] = retrieve({ bits: only, count: 1 });
-    if (!candidate) return { verdict: 'no_terms', ...none };
-    const [mine] = scoreCandidates([candidate], ctx);
-    const own = { score: round(mine.score, 4), explained: round(mine.explained, 3), ...explainHit(doc, mine, scorer, this.analyzer, resolved) };
-    const outcome = answer(candidates(regionIds), regionIds, MAX_HITS);
-    const best = outcome.ranked[0]?.score ?? Math.max(0, ...outcome.cut.map((c) => c.score));
-    const result = { ...none, score: own.score, explained: own.explained, bestScore: round(best, 4), breakdown: own.breakdown, concepts: own.explain.concepts };
+    const { resolved, scorer, candidates, answer, scoreOne, curation } = this.prepare(query, regionIds);
+    const curatedOut = curation?.hides.has(permitId) ?? false;
+    const mine = scoreOne(id);
+    if (!mine && !curation?.pins.includes(permitId)) return { verdict: curatedOut ? 'curated_out' : 'no_terms', ...none };
+    const own = mine ? { score: round(mine.score, 4), explained: round(mine.explained, 3), ...explainHit(doc, mine, scorer, this.analyzer, resolved) } : null;
+    const uncurated = answer(candidates(regionIds), regionIds, MAX_HITS);
+    const outcome = this.curate(uncurated, curation, regionIds, scoreOne, MAX_HITS);
+    const best = uncurated.ranked[0]?.score ?? Math.max(0, ...uncurated.cut.map((c) => c.score));
+    const result = { ...none, score: own?.score ?? 0, explained: own?.explained ?? 0, bestScore: round(best, 4), breakdown: own?.breakdown ?? {}, concepts: own?.explain.concepts ?? [] };
     const at = outcome.ranked.findIndex((r) => r.doc === id);
-    if (at >= 0) return { ...result, verdict: 'found', rank: at + 1 };
+    if (at >= 0) return { ...result, verdict: at < (outcome.pinned ?? 0) ? 'pinned' : 'found', rank: at + 1 };
+    if (curatedOut) return { ...result, verdict: 'curated_out' };
     if (outcome.noMatch) return { ...result, verdict: 'no_answer', reason: outcome.noMatch };
     const cut = outcome.cut.find((c) => c.doc === id);
     if (cut) return { ...result, verdict: 'cut', reason: cut.reason };
     const last = outcome.ranked[outcome.ranked.length - 1];
-    if (outcome.ranked.length === MAX_HITS && last && mine.score <= last.score) return { ...result, verdict: 'below_limit' };
+    if (outcome.ranked.length === MAX_HITS && last && mine && mine.score <= last.score) return { ...result, verdict: 'below_limit' };
     return { ...result, verdict: 'not_retrieved' };
   }
 
   search(query: string, opts: SearchOptions = {}): SearchResult {
     const t0 = performance.now();
     const limit = Math.max(1, Math.min(MAX_HITS, Math.floor(opts.limit ?? MAX_HITS)));
-    const { plan, resolved, scorer, candidates, answer, ctx } = this.prepare(query);
+    const lexicon = opts.lexicon ?? this.lexicon;
+    const { plan, resolved, scorer, candidates, answer, scoreOne, curation, ctx } = this.prepare(query, opts.regionIds, lexicon);
     const tAnalyzed = performance.now();
     const { docOf } = ctx;
     const cands = candidates(opts.regionIds);
     const tRetrieved = performance.now();
-    const outcome = answer(cands, opts.regionIds, limit);
+    const outcome = this.curate(answer(cands, opts.regionIds, limit), curation, opts.regionIds, scoreOne, limit);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
       const doc = docOf(r.doc);
       const { textKeys, soundKeys } = matchedKeys(plan, r.hits);
@@ -276,5 +359,8 @@ function matchedKeys(plan: QueryPlan, hits: Candidate['hits']): { textKeys: Set<
   }
   return { textKeys, soundKeys };
 }
+
+/** A pinned permit no word of the question matches. */
+const unscored = (doc: number): Ranked => ({ doc, score: 0, base: 0, coord: 0, nameShare: 0, stageMatch: false, explained: 0, strongest: 0, subjectQuality: [], hits: [] });
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;

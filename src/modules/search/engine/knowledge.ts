@@ -50,7 +50,8 @@ export function matchesPattern(pattern: NamePattern, key: string): boolean {
   return true;
 }
 
-function parsePattern(text: string): NamePattern | null {
+/** A name pattern as the files write it: fragments joined by `&`, a leading `!` negating one. */
+export function parsePattern(text: string): NamePattern | null {
   const all: string[] = [];
   const none: string[] = [];
   for (const raw of text.split('&')) {

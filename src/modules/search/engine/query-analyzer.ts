@@ -9,6 +9,7 @@ import { runsOf, type Run } from './terms.js';
 import { PlanBuilder, type Alternative, type ConceptKind, type QueryPlan } from './query-terms.js';
 import { synonymAlternatives, wordAlternatives } from './query-expansion.js';
 import { analyzeLatinRuns } from './query-latin.js';
+import { NO_QUERY_LEXICON, type QueryLexicon } from './admin-lexicon.js';
 import type { PinyinVocab } from './pinyin-vocab.js';
 
 /** Whether some permit is named by a key as written (its name, themes, risk titles or knowledge). */
@@ -20,9 +21,9 @@ export type NamedKey = (key: string) => boolean;
  * what kind of word it is — plus the bigrams straddling two words as weak evidence of their own,
  * and pinyin/initials for latin runs.
  */
-export function analyzeQuery(query: string, vocab: PinyinVocab, named: NamedKey = () => true): QueryPlan {
+export function analyzeQuery(query: string, vocab: PinyinVocab, named: NamedKey = () => true, lexicon: QueryLexicon = NO_QUERY_LEXICON): QueryPlan {
   const normalized = normalizeText(query);
-  const b = new PlanBuilder();
+  const b = new PlanBuilder(lexicon);
   const stages = new Set<Stage>();
   const runs = runsOf(normalized);
   const latin: Run[] = [];
@@ -86,7 +87,7 @@ function kindOf(t: Token, named: NamedKey): ConceptKind {
 function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBuilder, stages: Set<Stage>): void {
   const { text, start } = run;
   const lex = getLexicon();
-  const tokens = tokenize(text);
+  const tokens = joinLexiconWords(text, tokenize(text), b.lexicon);
   const concepts: Draft[] = [];
   for (const t of tokens) {
     const kind = kindOf(t, named);
@@ -161,6 +162,29 @@ function tokenize(text: string): Token[] {
     tokens.splice(tokens.indexOf(inside[0]), inside.length, { word: text.slice(from, to), tag: 'n', start: from, end: to, compound: n.compound });
   }
   return tokens;
+}
+
+/**
+ * Adjacent words that together spell a word of the administrators' entries (奶茶 + 铺子 when
+ * 奶茶铺子 is an alias) become that one word, longest first, so that the entry applies to it.
+ */
+function joinLexiconWords(text: string, tokens: Token[], lexicon: QueryLexicon): Token[] {
+  if (lexicon.longest === 0) return tokens;
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    let last = -1;
+    for (let j = i + 1; j < tokens.length && tokens[j].end - tokens[i].start <= lexicon.longest; j++) {
+      if (tokens[j].compound) break;
+      if (lexicon.joins(text.slice(tokens[i].start, tokens[j].end))) last = j;
+    }
+    if (last < 0 || tokens[i].compound) {
+      out.push(tokens[i++]);
+      continue;
+    }
+    out.push({ word: text.slice(tokens[i].start, tokens[last].end), tag: 'n', start: tokens[i].start, end: tokens[last].end });
+    i = last + 1;
+  }
+  return out;
 }
 
 /** One key standing for all of a word, as typed (shown as `text`). */

@@ -42,11 +42,15 @@ function longerWordsInside(word: string): string[] {
 /**
  * The word's synonyms from the general-language groups, each weighed below the word itself. Words
  * that name permits in general (许可, 审批, 证) get none: their synonyms say no more than they do.
+ * The administrators' groups and expansions apply to every word; a group marked to replace the
+ * bundled ones leaves its words only the administrators' synonyms.
  */
 export function synonymAlternatives(word: string, weight: number, b: PlanBuilder, origin: TermOrigin = 'synonym'): Alternative[] {
   const lex = getLexicon();
   const out: Alternative[] = [];
-  if (lex.generic.has(word)) return out;
+  const admin = b.lexicon;
+  for (const other of admin.expansions(word)) out.push(...wordAlternatives(other, origin, W.declared * weight, b, true));
+  if (lex.generic.has(word) || admin.replaces(word)) return out;
   for (const g of lex.groupsOf.get(word) ?? []) {
     for (const member of lex.groups[g]) if (member !== word) out.push(...wordAlternatives(member, origin, W.synonym * weight, b, true));
   }

@@ -1,3 +1,4 @@
+import { NO_QUERY_LEXICON, type QueryLexicon } from './admin-lexicon.js';
 import type { Stage } from './lexicon.js';
 import type { TermOrigin } from './types.js';
 
@@ -73,6 +74,9 @@ export class PlanBuilder {
   readonly terms: QueryTerm[] = [];
   readonly concepts: Concept[] = [];
   private readonly byKey = new Map<string, number>();
+
+  /** The administrators' synonyms and expansions that apply to this question. */
+  constructor(readonly lexicon: QueryLexicon = NO_QUERY_LEXICON) {}
 
   term(key: string, display: string, origin: TermOrigin): number {
     let t = this.byKey.get(key);

@@ -37,6 +37,8 @@ export interface RankOutcome {
   noMatch: CutReason | null;
   /** Candidates cut after scoring (debug). */
   cut: { doc: number; reason: CutReason; score: number; explained: number }[];
+  /** How many of the first ranked were pinned by curation (index.ts). */
+  pinned?: number;
 }
 
 export interface RankContext {

@@ -64,6 +64,11 @@ export const W = {
   bridge: 0.25,
   sound: 1,
   synonym: 0.6,
+  /**
+   * An administrator's synonym or expansion (admin-lexicon.ts): declared to mean the word, it can
+   * explain a question alone (above minStrongest), yet weighs below the word as typed.
+   */
+  declared: 0.9,
   correction: 0.8,
   pinyinBigram: 1,
   pinyinWord: 0.8,

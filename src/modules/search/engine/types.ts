@@ -1,3 +1,5 @@
+import type { AdminLexicon } from './admin-lexicon.js';
+
 /** One risk of a permit as the search engine sees it. */
 export interface SearchRisk {
   id: string;
@@ -32,6 +34,11 @@ export interface SearchOptions {
   debug?: boolean;
   /** At most 20. */
   limit?: number;
+  /**
+   * The administrators' synonyms, expansions and curation to answer with instead of the index's
+   * own (a preview of a change); its aliases are not applied: they are indexed.
+   */
+  lexicon?: AdminLexicon;
 }
 
 export interface SearchHit {
@@ -91,12 +98,13 @@ export interface SearchResult {
 export const CUT_REASONS = ['nothing', 'unexplained', 'elsewhere', 'relative', 'hit_unexplained'] as const;
 export type CutReason = (typeof CUT_REASONS)[number];
 
-export const WHY_NOT_VERDICTS = ['unknown', 'hidden', 'region', 'no_terms', 'found', 'no_answer', 'cut', 'below_limit', 'not_retrieved'] as const;
+export const WHY_NOT_VERDICTS = ['unknown', 'hidden', 'region', 'curated_out', 'no_terms', 'pinned', 'found', 'no_answer', 'cut', 'below_limit', 'not_retrieved'] as const;
 
 /**
  * Why a permit is or is not in the answer to a question. `verdict`: unknown (no such permit in
- * the index), hidden (not searchable), region (outside the region filter), no_terms (no word of
- * the question in its text or knowledge), found (in the answer, at `rank`), no_answer (the whole
+ * the index), hidden (not searchable), region (outside the region filter), curated_out (an
+ * administrator's curation hides it from this question), no_terms (no word of the question in
+ * its text or knowledge), pinned (put at `rank` by curation), found (in the answer, at `rank`), no_answer (the whole
  * question is answered with nothing, for `reason`), cut (scored but cut, for `reason`),
  * below_limit (after the answer's last hit), not_retrieved (not among the candidates retrieval
  * keeps for ranking, by the score before the explanation, name and stage factors). With a score: the permit's own score and explanation, the best hit's score, its

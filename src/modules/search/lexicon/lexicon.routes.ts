@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { badRequest } from '../../../http/errors.js';
+import { asInput, readInt, readString } from '../../../http/readers.js';
+import type { SearchIndexHolder } from '../search-index.service.js';
+import { listRegionRows } from '../../regions/regions.repository.js';
+import { sendAttachment } from '../../files/attachment.js';
+import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
+import { previewLexiconChange, PREVIEW_DEFAULT, PREVIEW_MAX } from './lexicon-preview.js';
+import type { LexiconRow } from './lexicon.repository.js';
+import { lexiconDocs } from './lexicon.openapi.js';
+import {
+  entryFields, exportLexicon, importLexicon, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange,
+} from './lexicon.service.js';
+import { LEXICON_KINDS, type LexiconKind } from './lexicon.table.js';
+
+/** A lexicon file of the most entries, with room for notes. */
+const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
+
+type WithEntryId = FastifyRequest<{ Params: { entry_id: string } }>;
+
+const operation = (type: string, summary: string) => ({ type, summary, targetType: 'search_lexicon' });
+
+/** An entry as the API shows it, with its region's and its curated permits' names. */
+async function presenter(ctx: AppContext, rows: LexiconRow[]) {
+  const regions = new Map((await listRegionRows(ctx.db)).map((r) => [r.id, r.name]));
+  const ids = new Set<number>();
+  const bodies = rows.map((r) => parseStoredBody(r.kind, r.body));
+  for (const b of bodies) if (b.kind === 'curation') for (const id of [...b.pins, ...b.hides]) ids.add(Number(id));
+  const names = new Map<string, string>();
+  if (ids.size > 0) for (const p of await ctx.db.selectFrom('permits').select(['id', 'name']).where('id', 'in', [...ids]).execute()) names.set(String(p.id), p.name);
+  return rows.map((r, i) => {
+    const body = bodies[i];
+    const permits: Record<string, string> = {};
+    if (body.kind === 'curation') for (const id of [...body.pins, ...body.hides]) permits[id] = names.get(id) ?? '（已删除）';
+    return {
+      id: String(r.id),
+      kind: r.kind,
+      kind_label: KIND_LABELS[r.kind],
+      region_id: r.region_id === null ? null : String(r.region_id),
+      region_name: r.region_id === null ? null : (regions.get(r.region_id) ?? null),
+      ...entryFields(body),
+      permits,
+      note: r.note,
+      created_by: r.created_by,
+      created_at: r.created_at,
+      updated_by: r.updated_by,
+      updated_at: r.updated_at,
+    };
+  });
+}
+
+/** What an entry is, whole, for the operation log: a removed entry is kept there only. */
+const describe = (row: LexiconRow) => {
+  const b = parseStoredBody(row.kind, row.body);
+  const list = (ids: string[]) => (ids.length > 0 ? ids.join('、') : '无');
+  const what =
+    b.kind === 'synonym' ? `${b.words.join('/')}${b.replace ? '（替换内置）' : ''}`
+    : b.kind === 'expansion' ? `${b.from} → ${b.to.join('、')}`
+    : b.kind === 'alias' ? `${b.phrases.join('、')}（${b.code ?? b.pattern}）`
+    : `${b.phrase}（${b.match === 'exact' ? '完全相同' : '包含'}；置顶 ${list(b.pins)}；隐藏 ${list(b.hides)}）`;
+  const scope = row.region_id === null ? '全局' : `区域 ${row.region_id}`;
+  return `${KIND_LABELS[row.kind]} ${what}，${scope}${row.note ? `，备注：${row.note}` : ''}`;
+};
+
+/** The administrators' search lexicon and curation (docs/search-lexicon.md): grade ≥ 90, global entries the super administrator's. */
+export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder): void {
+  const root = `${ctx.config.apiRoot}/admin/search/lexicon`;
+
+  app.get(root, { config: { guard: 'admin', failureMessage: '词库加载失败', doc: lexiconDocs.list } }, async (req) => {
+    const input = asInput(req.query);
+    const kind = readString(input, 'kind');
+    if (kind !== undefined && !(LEXICON_KINDS as readonly string[]).includes(kind)) throw badRequest('词条类型必须是 synonym、expansion、alias 或 curation');
+    const region = readString(input, 'region_id');
+    const regionId = region === undefined ? undefined : region === 'global' ? null : Number(region);
+    if (regionId !== undefined && regionId !== null && !Number.isSafeInteger(regionId)) throw badRequest('区域编号不正确');
+    const limit = readInt(input, 'limit', { def: 50, min: 1, max: 200 });
+    const offset = readInt(input, 'offset', { def: 0, min: 0 });
+    const { rows, total } = await listLexicon(ctx.db, { kind: kind as LexiconKind | undefined, regionId, text: readString(input, 'q') }, { limit, offset });
+    return { success: true, data: { entries: await presenter(ctx, rows), total, limit, offset, max_entries: MAX_ENTRIES } };
+  });
+
+  const save = async (req: FastifyRequest, change: LexiconChange, message: string) => {
+    const { entry, previous } = await saveLexiconChange(ctx, req.user!, change);
+    req.operation.targetId = entry.id;
+    req.operation.targetName = describe(entry);
+    req.operation.summary =
+      change.action === 'create' ? `添加${describe(entry)}` : change.action === 'delete' ? `撤销${describe(entry)}` : `修改${describe(previous!)}，改为${describe(entry)}`;
+    const [shown] = await presenter(ctx, [entry]);
+    return { success: true, message, data: { entry: shown } };
+  };
+
+  app.post(root, { config: { guard: 'admin', operation: operation('create', '添加搜索词条'), doc: lexiconDocs.create } }, async (req) =>
+    save(req, readLexiconChange('create', null, req.body), '词条已保存'),
+  );
+  app.patch(`${root}/:entry_id`, { config: { guard: 'admin', operation: operation('update', '修改搜索词条'), doc: lexiconDocs.update } }, async (req: WithEntryId) => {
+    req.operation.targetId = req.params.entry_id;
+    return save(req, readLexiconChange('update', req.params.entry_id, req.body), '词条已保存');
+  });
+  app.delete(`${root}/:entry_id`, { config: { guard: 'admin', operation: operation('delete', '撤销搜索词条'), doc: lexiconDocs.remove } }, async (req: WithEntryId) => {
+    req.operation.targetId = req.params.entry_id;
+    return save(req, readLexiconChange('delete', req.params.entry_id, null), '词条已撤销');
+  });
+
+  app.post(`${root}/preview`, { config: { guard: 'admin', doc: lexiconDocs.preview } }, async (req) => {
+    const input = asInput(req.body);
+    const action = input.action ?? 'create';
+    if (action !== 'create' && action !== 'update' && action !== 'delete') throw badRequest('预览的操作必须是 create、update 或 delete');
+    const change = readLexiconChange(action, input.entry_id, input.entry);
+    const limit = readInt(input, 'limit', { def: PREVIEW_DEFAULT, min: 1, max: PREVIEW_MAX });
+    return { success: true, data: await previewLexiconChange(ctx, holder, req.user!, change, limit) };
+  });
+
+  app.get(`${root}/export`, { config: { guard: 'admin', failureMessage: '词库导出失败', doc: lexiconDocs.export } }, async (_req, reply) => {
+    const file = await exportLexicon(ctx);
+    return sendAttachment(reply, `搜索词库-${file.exported_at.slice(0, 10)}.json`, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(file, null, 2)));
+  });
+
+  app.post(`${root}/import`, { bodyLimit: IMPORT_BODY_LIMIT, config: { guard: 'admin', operation: operation('import', '导入搜索词库'), doc: lexiconDocs.import } }, async (req) => {
+    const result = await importLexicon(ctx, req.user!, req.body);
+    req.operation.summary = `导入搜索词库：新增 ${result.added} 条，已存在 ${result.skipped} 条`;
+    return { success: true, message: `导入完成：新增 ${result.added} 条，已存在 ${result.skipped} 条`, data: result };
+  });
+}
