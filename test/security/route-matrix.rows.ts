@@ -194,6 +194,22 @@ export const rows: Row[] = [
     route: 'POST /v2', request: () => ({ method: 'POST', url: '/v2', payload: { query: '隐藏事项' } }),
     expect: everyone(ok((_d, { res }) => expect(res.body).not.toContain('隐藏事项'))),
   },
+  // The assistants' tools: public like /v2, and as blind to hidden permits.
+  {
+    route: 'POST /mcp',
+    request: () => ({
+      method: 'POST', url: '/mcp', headers: { accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_permits', arguments: { query: '隐藏事项' } } },
+    }),
+    expect: everyone(ok((d) => {
+      expect(d.result.content[0].type).toBe('text');
+      expect(JSON.stringify(d.result.structuredContent.results)).not.toContain('隐藏事项');
+    })),
+  },
+  ...(['GET', 'DELETE'] as const).map((method) => ({
+    route: `${method} /mcp`, request: () => ({ method, url: '/mcp' }),
+    expect: everyone(fails(405, '此端点为无状态 MCP 服务，只接受 POST')),
+  })),
   {
     route: 'GET /v2/regions', request: () => ({ method: 'GET', url: '/v2/regions' }),
     expect: everyone(ok((d) => expect(names(d.regions)).toEqual(expect.arrayContaining(['甲区', '乙区'])))),

@@ -6,6 +6,7 @@ import { registerLexiconRoutes } from './lexicon/lexicon.routes.js';
 import { SearchIndex } from './engine/index.js';
 import { normalizeText } from './engine/normalize.js';
 import { SearchIndexHolder } from './search-index.service.js';
+import { registerMcpRoutes } from './mcp.routes.js';
 import { registerSearchRoutes } from './search.routes.js';
 
 declare module 'fastify' {
@@ -38,6 +39,7 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   queryLog.start();
   // Runs before the database closes (app.ts): what is waiting is written.
   app.addHook('onClose', async () => queryLog.stop());
-  registerSearchRoutes(app, ctx, holder, queryLog);
+  const limiter = registerSearchRoutes(app, ctx, holder, queryLog);
+  registerMcpRoutes(app, ctx, holder, queryLog, limiter);
   registerLexiconRoutes(app, ctx, holder);
 }

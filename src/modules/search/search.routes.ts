@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
@@ -17,7 +17,7 @@ import { acceptsGzip, answerBody, gzippedAnswer } from './v2-answer.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
 /** The longest question, for /v2 and why-not-found alike. */
-const MAX_QUERY_LENGTH = 500;
+export const MAX_QUERY_LENGTH = 500;
 const queryTooLong = () => badRequest(`查询内容过长（最多 ${MAX_QUERY_LENGTH} 个字符）`);
 const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
 
@@ -34,7 +34,8 @@ function searchInput(req: FastifyRequest): { input: Record<string, unknown>; pos
   return { input: asInput(post ? req.body : req.query), post };
 }
 
-export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog): void {
+/** Registers /v2 and the other public reads; answers the /v2 rate limiter, which the assistants' tools share. */
+export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog): onRequestHookHandler | null {
   const { apiRoot } = ctx.config;
   // One counter per client for GET and POST alike: SEARCH_RATE_LIMIT counts /v2 requests whatever
   // the method (a limit in each route's config would give every method its own counter).
@@ -123,4 +124,5 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
   const getPermitsConfig = { guard: 'public' as const, failureExtra: { data: {} } };
   app.get(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsGet } }, getPermits);
   app.post(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsPost } }, getPermits);
+  return searchLimiter;
 }
