@@ -375,6 +375,7 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     const entry = page.locator('.lexicon-table tbody tr', { hasText: question }).first();
     expect(await textOf(entry)).toContain(`许可编码 ${permit.code}`);
     expect(await entry.innerText()).toContain('广安市');
+    await screenshot(page, 'search-lexicon');
     await expect.poll(async () => (await ask())[0]?.permit.name).toBe(permit.name);
 
     // On a phone: the page fits the screen (tables scroll inside their cards), and so does the dialog.

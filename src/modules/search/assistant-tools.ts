@@ -1,4 +1,6 @@
-import { matchRegionTokens } from '../regions/regions.repository.js';
+import type { Executor } from '../../db/database.js';
+import { matchRegionTokens, presentRegion } from '../regions/regions.repository.js';
+import { listThemesWithVisibleCounts } from './public-lookup.repository.js';
 import type { SearchDoc } from './engine/types.js';
 import { presentRiskSubject, type RiskSubject } from './risk-subject.js';
 import type { SearchIndexHolder } from './search-index.service.js';
@@ -78,33 +80,20 @@ export function getPermit(holder: SearchIndexHolder, region: string, permit: str
 }
 
 export function listRegions(holder: SearchIndexHolder): ToolAnswer {
-  const regions = holder.regions.map((r) => ({ id: String(r.id), name: r.name, code: r.code }));
+  const regions = holder.regions.map(presentRegion);
   return { text: `共 ${regions.length} 个区域：${regions.map((r) => (r.code ? `${r.name}（${r.code}）` : r.name)).join('、')}`, data: { regions } };
 }
 
-/** The themes of the searchable permits (of a region), each with how many permits it holds. */
-function themeCounts(holder: SearchIndexHolder, regionIds: string[] | null) {
-  const counts = new Map<string, { id: string; name: string; permits: number }>();
-  for (const d of holder.current.documents()) {
-    if (!d.visible || (regionIds && !regionIds.includes(d.regionId))) continue;
-    for (const t of d.themes) {
-      const c = counts.get(t.id) ?? { id: t.id, name: t.name, permits: 0 };
-      c.permits++;
-      counts.set(t.id, c);
-    }
-  }
-  return [...counts.values()].sort((a, b) => b.permits - a.permits || a.name.localeCompare(b.name, 'zh'));
+/** The themes as `/v2/themes` lists them, with their searchable permits counted. */
+export async function listThemes(db: Executor): Promise<ToolAnswer> {
+  const themes = await listThemesWithVisibleCounts(db);
+  return { text: `共 ${themes.length} 个主题（办一件事）：${themes.map((t) => `${t.name}（${t.permit_count} 个事项）`).join('、')}`, data: { themes } };
 }
 
-export function listThemes(holder: SearchIndexHolder): ToolAnswer {
-  const themes = themeCounts(holder, null);
-  return { text: `共 ${themes.length} 个主题（办一件事）：${themes.map((t) => `${t.name}（${t.permits} 个事项）`).join('、')}`, data: { themes } };
-}
-
-export function permitsOfTheme(holder: SearchIndexHolder, theme: string, region?: string): ToolAnswer {
+export async function permitsOfTheme(holder: SearchIndexHolder, db: Executor, theme: string, region?: string): Promise<ToolAnswer> {
   const regionIds = regionIdsOf(holder, region);
   const token = theme.trim();
-  const known = themeCounts(holder, null).find((t) => t.id === token || t.name === token);
+  const known = (await listThemesWithVisibleCounts(db)).find((t) => t.id === token || t.name === token);
   if (!known) throw new ToolInputError(`没有名为“${theme}”的主题；可先调用 list_themes 查看所有主题。`);
   const docs = holder.current.documents().filter((d) => d.visible && (!regionIds || regionIds.includes(d.regionId)) && d.themes.some((t) => t.id === known.id));
   const permits = docs.map(subjectOf);

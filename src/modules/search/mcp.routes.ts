@@ -13,9 +13,9 @@ import { MAX_QUERY_LENGTH } from './search.routes.js';
 const VERSION = '1.0.0';
 
 /** A tool's answer: the text a model quotes, the data a program reads; a caller's mistake as a tool error in Chinese. */
-function answer(work: () => ToolAnswer) {
+async function answer(work: () => ToolAnswer | Promise<ToolAnswer>) {
   try {
-    const { text, data } = work();
+    const { text, data } = await work();
     return { content: [{ type: 'text' as const, text }], structuredContent: data };
   } catch (err) {
     if (err instanceof ToolInputError) return { content: [{ type: 'text' as const, text: err.message }], isError: true };
@@ -24,9 +24,16 @@ function answer(work: () => ToolAnswer) {
 }
 
 const region = z.string().max(100).optional().describe('区域的名称或编码（如“广安区”或“511602”），不填则查询所有区域。');
+/** The tools' inputs, built once: each request makes its server, not its schemas. */
+const SEARCH_INPUT = { query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('要查询的问题或关键词，用中文日常说法即可。'), region };
+const PERMIT_INPUT = {
+  region: z.string().min(1).max(100).describe('区域的名称或编码。'),
+  permit: z.string().min(1).max(200).describe('许可事项的编号、编码或完整名称。'),
+};
+const THEME_INPUT = { theme: z.string().min(1).max(100).describe('主题的名称或编号。'), region };
 
 /** The tools, described for a model to choose among them well (docs/assistants.md). */
-function toolServer(holder: SearchIndexHolder, queryLog: QueryLog, address: string): McpServer {
+function toolServer(ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog, address: string): McpServer {
   const server = new McpServer({ name: 'lawrisk', version: VERSION });
   server.registerTool(
     'search_permits',
@@ -34,7 +41,7 @@ function toolServer(holder: SearchIndexHolder, queryLog: QueryLog, address: stri
       title: '查询许可事项及其法律风险',
       description:
         '用群众的日常说法查询办事需要的行政许可事项（如“开奶茶店要办什么证”“建筑施工许可 风险”）。返回按相关程度排序的许可事项，每项含所属区域、审批部门、联系电话和各项法律风险（法律依据、后果、防范措施）；问题与任何许可都不相符时明确返回没有找到，不会以无关事项充数。',
-      inputSchema: { query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('要查询的问题或关键词，用中文日常说法即可。'), region },
+      inputSchema: SEARCH_INPUT,
     },
     async ({ query, region: r }) =>
       answer(() => {
@@ -52,10 +59,7 @@ function toolServer(holder: SearchIndexHolder, queryLog: QueryLog, address: stri
     {
       title: '查看一个许可事项的全部风险和联系方式',
       description: '按区域和许可事项（编号、编码或完整名称，可取自 search_permits 的结果）返回该事项的审批部门、联系方式和全部法律风险。',
-      inputSchema: {
-        region: z.string().min(1).max(100).describe('区域的名称或编码。'),
-        permit: z.string().min(1).max(200).describe('许可事项的编号、编码或完整名称。'),
-      },
+      inputSchema: PERMIT_INPUT,
     },
     async ({ region: r, permit }) => answer(() => getPermit(holder, r, permit)),
   );
@@ -67,16 +71,16 @@ function toolServer(holder: SearchIndexHolder, queryLog: QueryLog, address: stri
   server.registerTool(
     'list_themes',
     { title: '列出所有主题', description: '列出“办一件事”主题（如开办餐饮店），及每个主题涉及的许可事项数。' },
-    async () => answer(() => listThemes(holder)),
+    async () => answer(() => listThemes(ctx.readDb)),
   );
   server.registerTool(
     'permits_of_theme',
     {
       title: '查看一个主题涉及的许可事项',
       description: '按主题（名称或编号，可取自 list_themes）返回办这件事需要的许可事项及其风险，可限定区域。',
-      inputSchema: { theme: z.string().min(1).max(100).describe('主题的名称或编号。'), region },
+      inputSchema: THEME_INPUT,
     },
-    async ({ theme, region: r }) => answer(() => permitsOfTheme(holder, theme, r)),
+    async ({ theme, region: r }) => answer(() => permitsOfTheme(holder, ctx.readDb, theme, r)),
   );
   return server;
 }
@@ -106,7 +110,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext, holder:
   const config = { guard: 'public' as const, ignoresSession: true, rateLimited: limiter !== null };
   app.post(url, { config: { ...config, doc: mcpDocs.post }, ...(limiter ? { onRequest: limiter } : {}) }, async (req: FastifyRequest, reply: FastifyReply) => {
     notAProtocolRequest(req);
-    const server = toolServer(holder, queryLog, req.ip);
+    const server = toolServer(ctx, holder, queryLog, req.ip);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes the answer itself: the headers Fastify would add go on first.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);

@@ -81,11 +81,12 @@ describe.each(testDialects())('the assistants\' tools (MCP) on %s', (dialect) =>
     const regions = (await call('list_regions')).structuredContent!.regions as { id: string; code: string }[];
     expect(regions.map((r) => r.code).sort()).toEqual(['511602', '511603']);
 
-    const themes = (await call('list_themes')).structuredContent!.themes as { id: string; name: string; permits: number }[];
-    expect(themes.length).toBeGreaterThan(0);
-    const theme = themes[0];
+    // The themes as /v2/themes lists them.
+    const themes = (await call('list_themes')).structuredContent!.themes as { id: string; name: string; permit_count: number }[];
+    expect(themes).toEqual((await t.app.inject({ method: 'GET', url: `${API}/v2/themes` })).json().data);
+    const theme = themes.find((x) => x.permit_count > 0)!;
     const ofTheme = await call('permits_of_theme', { theme: theme.name });
-    expect((ofTheme.structuredContent!.permits as unknown[]).length).toBe(theme.permits);
+    expect((ofTheme.structuredContent!.permits as unknown[]).length).toBe(theme.permit_count);
     expect(ofTheme.content[0].text).toContain(`主题“${theme.name}”`);
     expect((await call('permits_of_theme', { theme: '没有这个主题' })).isError).toBe(true);
   });

@@ -104,8 +104,7 @@ export class SearchIndex {
    * question; the permits whose aliases differ are re-indexed in place, each removed as the old
    * entries indexed it and added as the new ones do.
    */
-  setLexicon(next: AdminLexicon): void {
-    const changed = this.aliasChanges(next);
+  setLexicon(next: AdminLexicon, changed = this.aliasChanges(next)): void {
     for (const doc of changed) this.removeId(this.table.idOf(doc.permitId)!);
     this.lexicon = next;
     for (const doc of changed) this.upsert(doc);

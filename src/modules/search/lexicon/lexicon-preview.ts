@@ -109,13 +109,14 @@ export async function previewLexiconChange(ctx: AppContext, holder: SearchIndexH
         take(questions[i], answer(beforeLexicon, questions[i]), answer(afterLexicon, questions[i]));
       }
     } else {
-      const reach = Math.max(live.aliasChanges(beforeLexicon).length, live.aliasChanges(afterLexicon).length);
+      const toBefore = live.aliasChanges(beforeLexicon);
+      const reach = Math.max(toBefore.length, live.aliasChanges(afterLexicon).length);
       if (reach > ALIAS_PREVIEW_PERMITS) throw badRequest(`这项别名改动涉及 ${reach} 个许可，超过预览上限 ${ALIAS_PREVIEW_PERMITS} 个；可以缩小名称模式后再预览`);
       const original = live.adminLexicon;
       const was: Permit[][] = [];
       const started = performance.now();
       try {
-        live.setLexicon(beforeLexicon);
+        live.setLexicon(beforeLexicon, toBefore);
         for (const q of questions) {
           if (performance.now() - started > ALIAS_STRETCH_MS / 2) break;
           was.push(answer(beforeLexicon, q));

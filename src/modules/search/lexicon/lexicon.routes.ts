@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { badRequest } from '../../../http/errors.js';
 import { asInput, readInt, readString } from '../../../http/readers.js';
 import type { SearchIndexHolder } from '../search-index.service.js';
+import { parseRecordId } from '../../permits/record-id.js';
 import { listRegionRows } from '../../regions/regions.repository.js';
 import { sendAttachment } from '../../files/attachment.js';
 import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
@@ -72,8 +73,8 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     const kind = readString(input, 'kind');
     if (kind !== undefined && !(LEXICON_KINDS as readonly string[]).includes(kind)) throw badRequest('词条类型必须是 synonym、expansion、alias 或 curation');
     const region = readString(input, 'region_id');
-    const regionId = region === undefined ? undefined : region === 'global' ? null : Number(region);
-    if (regionId !== undefined && regionId !== null && !Number.isSafeInteger(regionId)) throw badRequest('区域编号不正确');
+    const regionId = region === undefined ? undefined : region === 'global' ? null : parseRecordId(region);
+    if (regionId === null && region !== 'global') throw badRequest('区域编号不正确');
     const limit = readInt(input, 'limit', { def: 50, min: 1, max: 200 });
     const offset = readInt(input, 'offset', { def: 0, min: 0 });
     const { rows, total } = await listLexicon(ctx.db, { kind: kind as LexiconKind | undefined, regionId, text: readString(input, 'q') }, { limit, offset });

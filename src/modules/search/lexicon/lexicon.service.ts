@@ -5,6 +5,7 @@ import { nowIso } from '../../../db/dialect.js';
 import { badRequest, forbidden, notFound } from '../../../http/errors.js';
 import type { CurrentUser } from '../../auth/current-user.js';
 import { writeChange } from '../../changes/change-transaction.js';
+import { parseRecordId } from '../../permits/record-id.js';
 import { listRegionRows, type RegionRow } from '../../regions/regions.repository.js';
 import { matchesPattern, nameKey, parsePattern } from '../engine/knowledge.js';
 import { expansionCycle, MAX_ENTRIES, parseStoredBody, readLexiconInput, storedBody, type LexiconBody, type LexiconInput } from './lexicon-rules.js';
@@ -121,8 +122,8 @@ export async function proposedEntries(db: Executor, actor: Actor, change: Lexico
 
 export function readLexiconChange(action: LexiconChange['action'], rawId: unknown, rawEntry: unknown): LexiconChange {
   if (action === 'create') return { action, input: readLexiconInput(rawEntry) };
-  const id = Number(rawId);
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(NOT_FOUND);
+  const id = typeof rawId === 'string' || typeof rawId === 'number' ? parseRecordId(String(rawId)) : null;
+  if (id === null) throw notFound(NOT_FOUND);
   return action === 'delete' ? { action, id } : { action, id, input: readLexiconInput(rawEntry) };
 }
 
@@ -296,7 +297,13 @@ function searchText(row: LexiconRow): string {
 export async function listLexicon(db: Executor, filter: { kind?: LexiconKind; regionId?: number | null; text?: string }, page: { limit: number; offset: number }) {
   let rows = await listLexiconRows(db, filter);
   const text = filter.text?.trim().toLowerCase();
-  if (text) rows = rows.filter((r) => searchText(r).includes(text) || searchText(r).includes(nameKey(text)));
+  if (text) {
+    const word = nameKey(text);
+    rows = rows.filter((r) => {
+      const haystack = searchText(r);
+      return haystack.includes(text) || haystack.includes(word);
+    });
+  }
   return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
 }
 
