@@ -396,6 +396,27 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await screenshot(page, 'search-lexicon-dialog-phone');
     expect((await overflow())[0]).toBe(0);
     await page.setViewportSize({ width: 1440, height: 900 });
+
+    // A pin for the same question, previewed and not saved: the pinned permit would come first; one pinned cannot be hidden too.
+    await dialog(page, '新增词条').getByRole('button', { name: '取消' }).click();
+    await page.getByRole('button', { name: '新增词条' }).click();
+    const pinForm = dialog(page, '新增词条');
+    await pinForm.getByText('置顶与隐藏', { exact: true }).click();
+    await pinForm.locator('input[name="curation_phrase"]').fill(question);
+    const pinned = corpus.permits.find((p) => p.region === '广安市' && p.visible !== false && p.name.includes('道路旅客运输'))!;
+    await pinForm.locator('.pin-select').click();
+    await page.keyboard.type(pinned.name);
+    await page.locator('.el-select-dropdown__item:visible').filter({ hasText: pinned.name }).first().click();
+    await pinForm.locator('.el-dialog__title').click(); // a multiple select stays open after a pick
+    await pinForm.locator('.hide-select').click();
+    await page.keyboard.type(pinned.name);
+    await expect.poll(() => page.locator('.el-select-dropdown__item:visible.is-disabled').filter({ hasText: pinned.name }).count()).toBeGreaterThan(0);
+    await pinForm.locator('.el-dialog__title').click();
+    await pinForm.getByRole('button', { name: '预览影响' }).click();
+    const pinChange = pinForm.locator('.preview-table tbody tr', { hasText: question });
+    expect(await textOf(pinChange.locator('.el-tag', { hasText: '进入' }))).toBe(`进入 第1条 ${pinned.name}`);
+    await screenshot(page, 'search-lexicon-pin-preview');
+    await pinForm.getByRole('button', { name: '取消' }).click();
   });
 
   it('creates a department and shows its account and one-time initial password', async () => {
