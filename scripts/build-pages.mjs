@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
 const DIST = join(WEB, 'dist');
-const PAGES = ['login.html', 'db_admin.html', 'super_admin.html', 'v2_debug.html'];
+const PAGES = ['search.html', 'login.html', 'db_admin.html', 'super_admin.html', 'v2_debug.html'];
 
 function mtime(path) {
   try {
@@ -37,21 +37,33 @@ export function pagesAreStale() {
   return Math.min(...built) < newestSource(WEB);
 }
 
-/** Per page: the JS and CSS its HTML loads (entry, preloaded chunks, style sheets), raw and gzip. */
-function sizeSummary() {
-  const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
+/** The most JS + CSS (gzip) a page may load, by page: the applicants' page opens on phones over mobile networks. */
+export const GZIP_BUDGET = { 'search.html': 100 * 1024 };
+
+/** Per page: the JS and CSS its HTML loads (entry, preloaded chunks, style sheets), raw and gzip bytes. */
+export function pageSizes(dist = DIST) {
   return PAGES.map((page) => {
-    const html = readFileSync(join(DIST, page), 'utf8');
+    const html = readFileSync(join(dist, page), 'utf8');
     const files = [...new Set([...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
     let raw = 0;
     let gzip = 0;
     for (const file of files) {
-      const content = readFileSync(join(DIST, file));
+      const content = readFileSync(join(dist, file));
       raw += content.length;
       gzip += gzipSync(content).length;
     }
-    return `  ${page.padEnd(17)} ${kb(raw).padStart(9)} (${kb(gzip)} gzip)`;
-  }).join('\n');
+    return { page, raw, gzip, budget: GZIP_BUDGET[page] ?? null };
+  });
+}
+
+function sizeSummary() {
+  const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
+  return pageSizes()
+    .map(({ page, raw, gzip, budget }) => {
+      const verdict = budget === null ? '' : gzip <= budget ? `, within its ${kb(budget)} budget` : `, OVER its ${kb(budget)} budget`;
+      return `  ${page.padEnd(17)} ${kb(raw).padStart(9)} (${kb(gzip)} gzip${verdict})`;
+    })
+    .join('\n');
 }
 
 async function main() {

@@ -5,8 +5,8 @@ import { elementPlusStyles } from './build/element-plus-styles.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** The four pages, built into web/dist with relative asset URLs (the server decides the prefix). */
-export const PAGES = ['login', 'db_admin', 'super_admin', 'v2_debug'];
+/** The pages, built into web/dist with relative asset URLs (the server decides the prefix). */
+export const PAGES = ['search', 'login', 'db_admin', 'super_admin', 'v2_debug'];
 
 export default defineConfig({
   root: here('.'),

@@ -1,6 +1,7 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -20,7 +21,13 @@ interface PageRoute {
   title: string;
 }
 
+const SEARCH_PAGE: Omit<PageRoute, 'path'> = {
+  file: 'search.html', guard: 'public', missing: '搜索页面不存在', title: 'The public search page for applicants (docs/public-search.md)',
+};
+
 const PAGES: PageRoute[] = [
+  { path: '/', ...SEARCH_PAGE },
+  { path: '/search', ...SEARCH_PAGE },
   {
     path: '/db_admin', file: 'db_admin.html', guard: 'page-login', missing: 'DB admin page not found',
     title: 'The database administration page',
@@ -37,6 +44,14 @@ const pageDoc = (page: PageRoute): RouteDoc => ({
   summary: page.title,
   responses: { 200: content('The page.', HTML), 404: failure(`The page file is absent: ${page.missing}`) },
 });
+
+const FAVICON_DOC: RouteDoc = {
+  tags: ['pages'],
+  summary: 'The service\'s icon (SVG), for clients that ask for it at the site\'s root',
+  responses: { 200: content('The icon.', ['image/svg+xml']) },
+};
+/** The pages link the same file, built into their assets. */
+const FAVICON = readFileSync(fileURLToPath(new URL('../../assets/favicon.svg', import.meta.url)));
 
 const LOGIN_DOC: RouteDoc = {
   tags: ['pages'],
@@ -98,6 +113,16 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesD
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await readFile(file));
     });
   }
+
+  // The site's root and `{api_root}` without its slash (whose relative asset links would miss) lead to
+  // the search page. Navigation, not API: the document's paths are relative to `{api_root}`, where
+  // the site's root would take the search page's own path `/` (docs/api.md).
+  for (const path of ['/', apiRoot]) {
+    app.get(path, { schema: { hide: true }, config: { guard: 'public' } }, async (_req, reply) => reply.redirect(`${apiRoot}/`, 302));
+  }
+  app.get('/favicon.ico', { config: { guard: 'public', doc: FAVICON_DOC } }, async (_req, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
+  );
 
   // Public, no listing, one path segment of known type only (no traversal by construction);
   // the names carry a content hash, so they may be cached for good.

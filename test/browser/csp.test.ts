@@ -81,6 +81,8 @@ describe('the pages under the Content-Security-Policy in a real browser', { time
   });
 
   it.each([
+    ['/', '.ask-title'],
+    ['/search?q=%E9%A3%9F%E5%93%81%E7%BB%8F%E8%90%A5%E8%AE%B8%E5%8F%AF', '.no-match'],
     ['/db_admin', '.user-name'],
     ['/admin/super', '.el-main'],
     ['/admin/v2-debug', 'input[name=query]'],

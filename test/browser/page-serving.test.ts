@@ -13,6 +13,7 @@ describe('serving the built pages', () => {
     pagesDir = mkdtempSync(join(tmpdir(), 'lawrisk-pages-'));
     mkdirSync(join(pagesDir, 'assets'));
     writeFileSync(join(pagesDir, 'login.html'), '<!doctype html><title>登录</title><div id="app"></div>');
+    writeFileSync(join(pagesDir, 'search.html'), '<!doctype html><title>许可事项风险查询</title><div id="app"></div>');
     writeFileSync(join(pagesDir, 'assets', 'login-AbC123_x.js'), 'console.log(1)');
     writeFileSync(join(pagesDir, 'assets', 'shared-Q1w2E3r4.css'), 'body{margin:0}');
     writeFileSync(join(pagesDir, 'assets', 'notes.txt'), 'not an asset type');
@@ -72,7 +73,27 @@ describe('serving the built pages', () => {
     expect(minimal.statusCode).toBe(200);
     expect(minimal.body).toContain(`action="${API}/auth/login"`);
     expect(minimal.body).toContain('用户名或密码错误');
+    expect(minimal.body).toContain(`<a href="${API}/">不是工作人员？查询办事需要的许可和法律风险（无需登录）</a>`);
+    for (const path of ['/', '/search']) {
+      const res = await bare.app.inject(`${API}${path}`);
+      expect([res.statusCode, res.json()], path).toEqual([404, { success: false, message: '搜索页面不存在' }]);
+    }
     rmSync(empty, { recursive: true, force: true });
+  });
+
+  it('leads the site\'s root and {api_root} to the public search page, which needs no login, and serves the icon', async () => {
+    for (const path of ['/', API]) {
+      const res = await t.app.inject(path);
+      expect([res.statusCode, res.headers.location], path).toEqual([302, `${API}/`]);
+    }
+    for (const path of ['/', '/search']) {
+      const res = await t.app.inject(`${API}${path}`);
+      expect([res.statusCode, res.headers['cache-control']], path).toEqual([200, 'no-store']);
+      expect(res.body).toContain('<title>许可事项风险查询</title>');
+    }
+    const icon = await t.app.inject('/favicon.ico');
+    expect([icon.statusCode, icon.headers['content-type'], icon.headers['cache-control']]).toEqual([200, 'image/svg+xml', 'public, max-age=86400']);
+    expect(icon.body).toMatch(/^<svg[\s>]/);
   });
 
   it('answers the interface 404 envelopes when a page file is missing', async () => {

@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { launchBrowser, type LaunchedBrowser } from './browser.js';
+import { PROJECT_ROOT } from '../helpers/server-process.js';
+import { openPageWorld, type PageWorld } from './page-world.js';
 import { clickInMessageBox, dialog, logIn, messageBox, pickOption, screenshot, SCREENSHOT_DIR, successMessage, textOf } from './ui.js';
 
 /**
@@ -38,16 +36,12 @@ const corpus = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test', 'fixtures', 'c
 /** The permit the walk-through searches, opens, deletes and restores. */
 const target = corpus.permits.find((p) => p.region === '广安市' && p.visible)!;
 
-let server: ServerProcess;
-let browser: LaunchedBrowser;
+let world: PageWorld;
 let page: Page;
-let dataDir: string;
-const pageErrors: string[] = [];
-const cspViolations: string[] = [];
 const dialogs: string[] = [];
 let department: { username: string; password: string } | null = null;
 
-const url = (path: string) => `${server.base}${API}${path}`;
+const url = (path: string) => world.url(path);
 
 /** A small workbook whose texts are markup: the pages must show them as text. */
 async function hostileWorkbook(): Promise<Buffer> {
@@ -60,36 +54,15 @@ async function hostileWorkbook(): Promise<Buffer> {
 
 beforeAll(async () => {
   rmSync(SCREENSHOT_DIR, { recursive: true, force: true }); // this run's screenshots only
-  execFileSync(process.execPath, ['scripts/build-pages.mjs', '--if-stale'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
-  dataDir = mkdtempSync(join(tmpdir(), 'lawrisk-browser-'));
-  [server, browser] = await Promise.all([
-    startServer({
-      DATA_DIR: dataDir,
-      DATABASE_URL: `sqlite:${join(dataDir, 'lawrisk.db')}`,
-      DEMO_DATA: '0',
-      ADMIN_PASSWORD,
-      LOGIN_RATE_LIMIT: '0',
-      SEARCH_RATE_LIMIT: '0',
-    }),
-    launchBrowser(),
-  ]);
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
-  });
+  world = await openPageWorld({ DEMO_DATA: '0', ADMIN_PASSWORD, LOGIN_RATE_LIMIT: '0', SEARCH_RATE_LIMIT: '0' });
+  page = world.page;
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
   });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => world?.close());
 
 describe('the web pages in a real browser', { timeout: 90_000 }, () => {
   it('sends an anonymous visitor to the login page, shows the server message, and logs in', async () => {
@@ -317,7 +290,7 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     await screenshot(page, 'operation-log-phone');
     await page.setViewportSize({ width: 1440, height: 900 });
     // The console opened from a row asks that question at once.
-    await page.goto(`${server.base}${API}/admin/v2-debug?q=${encodeURIComponent(target.name)}`);
+    await page.goto(url(`/admin/v2-debug?q=${encodeURIComponent(target.name)}`));
     expect(await textOf(page.locator('.result-card').first().locator('.name'))).toBe(target.name);
     expect(await page.locator('input[name=query]').inputValue()).toBe(target.name);
     // 为什么没有找到: a permit picked by name, and the verdict for the question asked.
@@ -473,7 +446,7 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
   });
 
   it('ran without script errors or Content-Security-Policy violations', () => {
-    expect(pageErrors).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(world.pageErrors).toEqual([]);
+    expect(world.cspViolations).toEqual([]);
   });
 });

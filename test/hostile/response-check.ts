@@ -11,8 +11,9 @@ import { PROJECT_ROOT } from '../helpers/server-process.js';
  * - a 2xx is a documented success: the envelope with `success: true`, `{status: 'ok'}` of the health
  *   routes, a page, file or image of the routes that serve them, the OpenAPI document, or
  *   /metrics' Prometheus text;
- * - a 3xx is a page guard's redirect to the login page, the form login's redirect, or Swagger UI's
- *   own redirects between its pages under {api_root}/docs/;
+ * - a 3xx is a page guard's redirect to the login page, the form login's redirect, Swagger UI's
+ *   own redirects between its pages under {api_root}/docs/, or the site's root and {api_root}
+ *   leading to the public search page at {api_root}/;
  * - no body ever carries a stack trace, a source path or a database error text.
  */
 
@@ -62,7 +63,7 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
 
   if (status >= 300 && status < 400) {
     const location = String(res.headers.location ?? '');
-    if (!location.includes('/login') && !/\/api\/workflow\/lawrisk\/docs\//.test(location)) return `redirect to ${location.slice(0, 200)}`;
+    if (!location.includes('/login') && !/\/api\/workflow\/lawrisk\/(docs\/|$)/.test(location)) return `redirect to ${location.slice(0, 200)}`;
     return null;
   }
   if (status >= 200 && status < 300) {

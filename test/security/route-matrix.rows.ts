@@ -210,6 +210,25 @@ export const rows: Row[] = [
     route: `${method} /mcp`, request: () => ({ method, url: '/mcp' }),
     expect: everyone(fails(405, '此端点为无状态 MCP 服务，只接受 POST')),
   })),
+  // The applicants' page and what it reads beside /v2: public, and as blind to hidden permits.
+  {
+    route: 'GET /v2/suggest', request: () => ({ method: 'GET', url: `/v2/suggest?q=${encodeURIComponent('区未绑定')}` }),
+    expect: everyone(ok((d) => expect(d.suggestions).toEqual([{ text: '乙区未绑定事项', kind: 'permit' }, { text: '甲区未绑定事项', kind: 'permit' }]))),
+  },
+  {
+    route: 'GET /v2/permits', request: (w) => ({ method: 'GET', url: `/v2/permits?ids=${w.permits['B-001']},${w.permits['B-003']}` }),
+    expect: everyone(ok((d) => expect(d.permits.map((p: { permit: { name: string } }) => p.permit.name)).toEqual(['乙区食品经营许可']))),
+  },
+  { route: 'GET /', request: () => ({ method: 'GET', url: '/' }), expect: everyone(html) },
+  { route: 'GET /search', request: () => ({ method: 'GET', url: '/search' }), expect: everyone(html) },
+  ...(['site:/', '{api_root}'] as const).map((path) => ({
+    route: `GET ${path}`, request: () => ({ method: 'GET' as const, url: path }),
+    expect: everyone((res) => {
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(`${API}/`);
+    }),
+  })),
+  { route: 'GET site:/favicon.ico', request: () => ({ method: 'GET', url: 'site:/favicon.ico' }), expect: everyone(served('image/svg+xml')) },
   {
     route: 'GET /v2/regions', request: () => ({ method: 'GET', url: '/v2/regions' }),
     expect: everyone(ok((d) => expect(names(d.regions)).toEqual(expect.arrayContaining(['甲区', '乙区'])))),

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dumpDatabase } from '../../src/modules/importer/import.test-helpers.js';
 import { testDialects } from '../helpers/databases.js';
-import { API } from '../helpers/test-app.js';
 import { rows, scopedRoute, withTargets, type MatrixWorld, type Req } from './route-matrix.rows.js';
-import { B_HIDDEN, B_MARK, ledger, MIXED_FILE, REGION_B, ROLES, twoRegions } from './two-regions.js';
+import { B_HIDDEN, B_MARK, ledger, MIXED_FILE, REGION_B, ROLES, routeKey, twoRegions } from './two-regions.js';
 
 /**
  * Every registered route × {anonymous, department administrator of region A (grade 50), city-level
@@ -28,14 +27,14 @@ describe.each(testDialects())('authorisation of every route on %s', (dialect) =>
     for (const r of w.routes) {
       for (const method of [r.method].flat()) {
         if (method === 'HEAD') continue; // answered by the GET route's handler and hooks (checked below)
-        registered.add(`${method} ${r.url.startsWith(API) ? r.url.slice(API.length) : r.url}`);
+        registered.add(routeKey(method, r.url));
       }
     }
     expect([...registered].sort()).toEqual(rows.map((r) => r.route).sort());
   });
 
   it.each(rows.map((r) => [r.route, r] as const))('%s', async (_route, row) => {
-    const registered = w.routes.find((r) => `${[r.method].flat()[0]} ${r.url}`.replace(API, '') === row.route);
+    const registered = w.routes.find((r) => routeKey([r.method].flat()[0], r.url) === row.route);
     const extra = registered?.config?.failureExtra ?? {};
     for (const role of ROLES) {
       const req = await row.request(w, role);

@@ -98,6 +98,26 @@ const ok = (res: LightMyRequestResponse, what: string) => {
   return res.json().data;
 };
 
+/** The operator routes live outside {api_root}. */
+const OUTSIDE_API_ROOT = ['/healthz', '/metrics'];
+/** How the matrix names a path outside {api_root} other than the operator routes (the site's root, its icon). */
+const SITE = 'site:';
+const API_ROOT_ITSELF = '{api_root}';
+
+/** The URL a row's request path stands for. */
+function fullUrl(path: string): string {
+  if (path.startsWith(SITE)) return path.slice(SITE.length);
+  if (path === API_ROOT_ITSELF) return API;
+  return OUTSIDE_API_ROOT.some((p) => path.startsWith(p)) ? path : `${API}${path}`;
+}
+
+/** A registered route as the matrix's rows name it: `METHOD path`, the path as its request sends it. */
+export function routeKey(method: string, url: string): string {
+  if (url === API) return `${method} ${API_ROOT_ITSELF}`;
+  if (url.startsWith(API)) return `${method} ${url.slice(API.length)}`;
+  return `${method} ${OUTSIDE_API_ROOT.includes(url) ? url : `${SITE}${url}`}`;
+}
+
 export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
   const routes: RouteOptions[] = [];
   const t = await buildTestApp(dialect, {
@@ -105,14 +125,11 @@ export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
     build: { onRoute: (r) => void routes.push(r) },
   });
   const db = t.dbh.db;
-  // The operator routes live outside {api_root}.
-  const OUTSIDE_API_ROOT = ['/healthz', '/metrics'];
   const inject = (opts: InjectOptions & { cookie?: string | null }) => {
     const { cookie, ...rest } = opts;
-    const url = String(rest.url ?? '');
     return t.app.inject({
       ...rest,
-      url: OUTSIDE_API_ROOT.some((p) => url.startsWith(p)) ? url : `${API}${url}`,
+      url: fullUrl(String(rest.url ?? '')),
       headers: { ...(rest.headers ?? {}), ...(cookie ? { cookie } : {}) },
     });
   };

@@ -23,7 +23,8 @@ ${error ? `<div class="error" role="alert">${escapeHtml(error)}</div>` : ''}
 <label for="password">密码</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 ${next ? `<input type="hidden" name="next" value="${escapeHtml(next)}">` : ''}
 <button type="submit">登录</button>
-</form>`,
+</form>
+<p><a href="${escapeHtml(apiRoot)}/">不是工作人员？查询办事需要的许可和法律风险（无需登录）</a></p>`,
   );
 }
 

@@ -7,6 +7,7 @@ import { SearchIndex } from './engine/index.js';
 import { normalizeText } from './engine/normalize.js';
 import { SearchIndexHolder } from './search-index.service.js';
 import { registerMcpRoutes } from './mcp.routes.js';
+import { registerPublicPageRoutes } from './public-page.routes.js';
 import { registerSearchRoutes } from './search.routes.js';
 
 declare module 'fastify' {
@@ -41,5 +42,6 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   app.addHook('onClose', async () => queryLog.stop());
   const limiter = registerSearchRoutes(app, ctx, holder, queryLog);
   registerMcpRoutes(app, ctx, holder, queryLog, limiter);
+  registerPublicPageRoutes(app, ctx, holder, limiter);
   registerLexiconRoutes(app, ctx, holder);
 }
