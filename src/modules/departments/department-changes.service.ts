@@ -3,7 +3,9 @@ import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { countDepartmentUsers, unbindDepartmentUsers } from '../users/users.repository.js';
+import type { CurrentUser } from '../auth/current-user.js';
+import { assertMayGrant, assertMayManage } from '../auth/privilege-ceiling.js';
+import { listDepartmentUserPrivileges, unbindDepartmentUsers } from '../users/users.repository.js';
 import { parseId } from '../users/users.rules.js';
 import { assertNameFree, findParentDepartment, findRegionId } from './department-placement.js';
 import {
@@ -19,7 +21,7 @@ const NOT_FOUND = '服务部门不存在';
 export type UpdatedDepartment = Static<typeof UpdatedDepartmentSchema>;
 
 /** PATCH rules of interface 4.4, plus refusing a parent below the department itself (a cycle). */
-export async function updateDepartment(ctx: AppContext, rawId: string, input: UpdateDepartmentInput): Promise<UpdatedDepartment> {
+export async function updateDepartment(ctx: AppContext, actor: CurrentUser, rawId: string, input: UpdateDepartmentInput): Promise<UpdatedDepartment> {
   if (input.parent_id && input.parent_id === rawId.trim()) throw badRequest('部门不能设置为自己的下级');
   const id = parseId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
@@ -44,7 +46,10 @@ export async function updateDepartment(ctx: AppContext, rawId: string, input: Up
     if (input.region_id !== undefined) patch.region_id = input.region_id === null ? null : await findRegionId(trx, input.region_id);
     if (input.phone !== undefined) patch.phone = input.phone;
     if (input.description !== undefined) patch.description = input.description;
-    if (input.grade !== undefined) patch.grade = input.grade;
+    if (input.grade !== undefined && input.grade !== before.grade) {
+      assertMayGrant(actor, { grade: input.grade });
+      patch.grade = input.grade;
+    }
     await updateDepartmentRow(trx, id, patch);
     const after = (await findDepartmentById(trx, id))!;
     const message =
@@ -63,7 +68,7 @@ export type DeletedDepartment = Static<typeof DeletedDepartmentSchema>;
  * DELETE rules of interface 4.4: refused (400) for an unknown department, one with children, or
  * one with bound accounts unless `force`, which unbinds them first.
  */
-export async function deleteDepartment(ctx: AppContext, rawId: string, force: boolean): Promise<DeletedDepartment> {
+export async function deleteDepartment(ctx: AppContext, actor: CurrentUser, rawId: string, force: boolean): Promise<DeletedDepartment> {
   const id = parseId(rawId);
   if (id === null) throw badRequest(NOT_FOUND);
   return ctx.db.transaction().execute(async (trx) => {
@@ -71,10 +76,13 @@ export async function deleteDepartment(ctx: AppContext, rawId: string, force: bo
     if (!dept) throw badRequest(NOT_FOUND);
     const children = await countChildren(trx, id);
     if (children > 0) throw badRequest(`该部门下还有 ${children} 个下级部门，请先删除或移走下级部门`);
-    const bound = await countDepartmentUsers(trx, id);
+    const accounts = await listDepartmentUserPrivileges(trx, id);
+    const bound = accounts.length;
     if (bound > 0 && !force) {
       throw badRequest(`该部门仍绑定 ${bound} 个账号，请先解绑，或使用强制删除（force=true）`, { code: 'HAS_BOUND_USERS' });
     }
+    // Unbinding changes each account: the actor must be allowed to change every one of them.
+    for (const account of accounts) assertMayManage(actor, account);
     const unbound = bound > 0 ? await unbindDepartmentUsers(trx, id, nowIso(ctx.now)) : 0;
     const deleted = (await deleteDepartmentRow(trx, id)) > 0;
     if (!deleted) throw badRequest('部门删除失败');

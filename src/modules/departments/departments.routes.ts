@@ -47,7 +47,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
       const input = readCreateDepartmentInput(asInput(req.body));
       req.operation.targetName = input.name;
       // Noted as soon as the department exists: it stays even when its account is then refused.
-      const result = await createDepartment(ctx, input, (d) => {
+      const result = await createDepartment(ctx, req.user!, input, (d) => {
         req.operation.targetId = d.id;
         req.operation.summary = `创建服务部门 ${d.name}（编码 ${d.code}）`;
       });
@@ -61,7 +61,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
     { schema: { body: UpdateDepartmentBody }, config: operation('update', '修改服务部门', departmentDocs.update) },
     async (req: WithDeptId) => {
       req.operation.targetId = req.params.dept_id;
-      const result = await updateDepartment(ctx, req.params.dept_id, readUpdateDepartmentInput(asInput(req.body)));
+      const result = await updateDepartment(ctx, req.user!, req.params.dept_id, readUpdateDepartmentInput(asInput(req.body)));
       req.operation.targetName = result.department.name;
       req.operation.summary = `修改服务部门 ${result.department.name}：${result.message}`;
       return { success: true, message: result.message, data: result };
@@ -71,7 +71,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
   app.delete(`${base}/:dept_id`, { config: operation('delete', '删除服务部门', departmentDocs.remove) }, async (req: WithDeptId) => {
     req.operation.targetId = req.params.dept_id;
     const force = readFlag(asInput(req.query), 'force', false);
-    const result = await deleteDepartment(ctx, req.params.dept_id, force);
+    const result = await deleteDepartment(ctx, req.user!, req.params.dept_id, force);
     req.operation.targetName = result.department.name;
     req.operation.summary =
       result.unbound_users > 0

@@ -5,7 +5,9 @@ import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { mapDatabaseError } from '../../http/db-errors.js';
 import { AppError, badRequest } from '../../http/errors.js';
+import type { CurrentUser } from '../auth/current-user.js';
 import { hashPassword } from '../auth/password.js';
+import { assertMayGrant } from '../auth/privilege-ceiling.js';
 import { addAccount } from '../users/accounts.js';
 import { presentUser } from '../users/users.presenter.js';
 import { findUserWithDepartment } from '../users/users.repository.js';
@@ -68,9 +70,11 @@ export type CreatedDepartment = Static<typeof CreatedDepartmentSchema>;
  */
 export async function createDepartment(
   ctx: AppContext,
+  actor: CurrentUser,
   input: CreateDepartmentInput,
   onDepartmentCreated: (d: DepartmentPayload) => void = () => {},
 ): Promise<CreatedDepartment> {
+  assertMayGrant(actor, { grade: input.grade }); // its account takes the department's grade
   const now = nowIso(ctx.now);
   const token = input.code ?? (await newDepartmentCode(ctx.db));
   const code = token.toUpperCase();

@@ -91,13 +91,9 @@ export async function deleteUserRow(db: Executor, id: number): Promise<number> {
   return Number(r.numDeletedRows);
 }
 
-export async function countDepartmentUsers(db: Executor, departmentId: number): Promise<number> {
-  const r = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('service_department_id', '=', departmentId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+/** The role and grade of every account bound to a department. */
+export function listDepartmentUserPrivileges(db: Executor, departmentId: number): Promise<{ role: string; grade: number }[]> {
+  return db.selectFrom('users').select(['role', 'grade']).where('service_department_id', '=', departmentId).execute();
 }
 
 /** Unbinds every user of a department; returns how many were unbound. */

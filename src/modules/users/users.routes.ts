@@ -28,7 +28,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
     async (req) => {
       const input = readCreateUserInput(asInput(req.body));
       req.operation.targetName = input.username.toLowerCase();
-      const result = await createUser(ctx, input);
+      const result = await createUser(ctx, actorOf(req), input);
       req.operation.targetId = result.user.id;
       req.operation.summary = result.department
         ? `创建用户 ${result.user.username}，所属部门 ${result.department.name}（编码 ${result.department.code}）`

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { sessionIdOf } from '../auth/auth.service.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { hashPassword } from '../auth/password.js';
+import { assertMayGrant, assertMayManage, assertNotOwnPrivileges } from '../auth/privilege-ceiling.js';
 import { presentDepartment, type DepartmentPayload } from '../departments/departments.presenter.js';
 import { findDepartmentById } from '../departments/departments.repository.js';
 import { departmentForNewUser } from '../departments/departments.service.js';
@@ -50,7 +51,8 @@ export interface CreatedUser {
 }
 
 /** POST /admin/users: the account, bound to the named department or to one created (or reused) for it. */
-export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<CreatedUser> {
+export async function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput): Promise<CreatedUser> {
+  assertMayGrant(actor.user, { role: input.role, grade: input.grade });
   const username = normalizeUsername(input.username);
   const passwordHash = await hashPassword(input.password);
   const now = nowIso(ctx.now);
@@ -82,18 +84,32 @@ async function assertNotLastAdmin(db: Executor, target: UserRow, action: string)
   if ((await countActiveAdmins(db)) <= 1) throw badRequest(`不能${action}最后一个启用的超级管理员账号`);
 }
 
-/** PATCH /admin/users/<id>: any of the given fields; the last-administrator and self rules first. */
+/**
+ * Every rule a PATCH must pass, in the order their answers are most useful: oneself, the last
+ * administrator (400, as the interface words a refused change of it), then the privilege ceiling
+ * (403). Run before the password is hashed and again inside the transaction.
+ */
+async function assertPatchAllowed(db: Executor, actor: Actor, target: UserRow, input: UpdateUserInput): Promise<void> {
+  if (input.is_active === false && target.id === actor.user.id) throw badRequest('不能停用当前登录的账号');
+  if (input.role !== undefined && input.role !== 'admin') await assertNotLastAdmin(db, target, '降级');
+  if (input.is_active === false) await assertNotLastAdmin(db, target, '停用');
+  assertMayManage(actor.user, target);
+  assertMayGrant(actor.user, { role: input.role, grade: input.grade });
+  assertNotOwnPrivileges(actor.user, target.id, target, { role: input.role, grade: input.grade });
+}
+
+/** PATCH /admin/users/<id>: any of the given fields, once every rule passed. */
 export async function updateUser(ctx: AppContext, actor: Actor, rawId: string, input: UpdateUserInput): Promise<UserPayload> {
   const id = parseId(rawId);
-  if (id === null || !(await findUserById(ctx.db, id))) throw notFound(NOT_FOUND);
+  const existing = id === null ? undefined : await findUserById(ctx.db, id);
+  if (id === null || !existing) throw notFound(NOT_FOUND);
+  await assertPatchAllowed(ctx.db, actor, existing, input);
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
   const self = id === actor.user.id;
   await ctx.db.transaction().execute(async (trx) => {
     const target = await findUserById(trx, id);
     if (!target) throw notFound(NOT_FOUND);
-    if (input.is_active === false && self) throw badRequest('不能停用当前登录的账号');
-    if (input.role !== undefined && input.role !== 'admin') await assertNotLastAdmin(trx, target, '降级');
-    if (input.is_active === false) await assertNotLastAdmin(trx, target, '停用');
+    await assertPatchAllowed(trx, actor, target, input); // the account may have changed meanwhile
     const patch: Updateable<UsersTable> = { updated_at: nowIso(ctx.now) };
     if (passwordHash !== undefined) patch.password_hash = passwordHash;
     if (input.service_department_id !== undefined) {
@@ -123,6 +139,7 @@ export async function deleteUser(ctx: AppContext, actor: Actor, rawId: string): 
     if (!target) throw notFound(NOT_FOUND);
     if (id === actor.user.id) throw badRequest('不能删除当前登录的账号');
     await assertNotLastAdmin(trx, target, '删除');
+    assertMayManage(actor.user, target);
     await deleteUserRow(trx, id);
     return target;
   });
