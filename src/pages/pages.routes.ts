@@ -50,6 +50,8 @@ const FAVICON_DOC: RouteDoc = {
   summary: 'The service\'s icon (SVG), for clients that ask for it at the site\'s root',
   responses: { 200: content('The icon.', ['image/svg+xml']) },
 };
+/** The longest query string the redirects to the search page carry along (a question, a region and a notice's ids fit). */
+const MAX_FORWARDED_QUERY = 2048;
 /** The pages link the same file, built into their assets. */
 const FAVICON = readFileSync(fileURLToPath(new URL('../../assets/favicon.svg', import.meta.url)));
 
@@ -118,7 +120,13 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesD
   // the search page. Navigation, not API: the document's paths are relative to `{api_root}`, where
   // the site's root would take the search page's own path `/` (docs/api.md).
   for (const path of ['/', apiRoot]) {
-    app.get(path, { schema: { hide: true }, config: { guard: 'public' } }, async (_req, reply) => reply.redirect(`${apiRoot}/`, 302));
+    // The query string goes along (a district's link `/?region=…`) unless it is longer than any link
+    // of the page's; the path is fixed, so no open redirect.
+    app.get(path, { schema: { hide: true }, config: { guard: 'public' } }, async (req, reply) => {
+      const at = req.url.indexOf('?');
+      const query = at >= 0 && req.url.length - at <= MAX_FORWARDED_QUERY ? req.url.slice(at) : '';
+      return reply.redirect(`${apiRoot}/${query}`, 302);
+    });
   }
   app.get('/favicon.ico', { config: { guard: 'public', doc: FAVICON_DOC } }, async (_req, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),

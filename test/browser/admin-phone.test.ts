@@ -22,6 +22,13 @@ let shot = 0;
 
 const url = (path: string) => world.url(path);
 
+/** Each table's box, and how far its body scrolls sideways inside it. */
+const tables = () =>
+  page.evaluate<{ left: number; right: number; inside: number }[]>(`[...document.querySelectorAll('.el-main .el-table')].map((t) => {
+    const box = t.getBoundingClientRect(), body = t.querySelector('.el-table__body-wrapper .el-scrollbar__wrap');
+    return { left: box.left, right: box.right, inside: body ? body.scrollWidth - body.clientWidth : 0 };
+  })`);
+
 /** How far the page and its main area scroll sideways (both 0 when the view fits the phone). */
 const sidewaysScroll = () =>
   page.evaluate<{ page: number; main: number }>(`(() => {
@@ -99,6 +106,17 @@ describe('every administration page on a phone (390 px)', { timeout: 90_000 }, (
     await textOf(page.locator('.el-main').getByText(text).first());
     await screenshot(name);
     expect(await sidewaysScroll()).toEqual({ page: 0, main: 0 });
+    // Every table lies within the screen; one wider than it scrolls inside its card.
+    for (const table of await tables()) expect(table.left >= 0 && table.right <= PHONE.width, JSON.stringify(table)).toBe(true);
+  });
+
+  it('scrolls a wide table inside its card', async () => {
+    await page.goto(url('/db_admin#/permits'));
+    await textOf(page.locator('.el-main').getByText('事项编码').first());
+    await settled(page);
+    const [list] = await tables();
+    expect(list.inside).toBeGreaterThan(100);
+    expect(list.right).toBeLessThanOrEqual(PHONE.width);
   });
 
   it.each([

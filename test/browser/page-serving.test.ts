@@ -85,6 +85,9 @@ describe('serving the built pages', () => {
     for (const path of ['/', API]) {
       const res = await t.app.inject(path);
       expect([res.statusCode, res.headers.location], path).toEqual([302, `${API}/`]);
+      // A district's link keeps its region; a path or host in the query string stays in the query string.
+      const linked = await t.app.inject(`${path}?region=%E5%89%8D%E9%94%8B%E5%8C%BA&next=//evil.example/`);
+      expect(linked.headers.location).toBe(`${API}/?region=%E5%89%8D%E9%94%8B%E5%8C%BA&next=//evil.example/`);
     }
     for (const path of ['/', '/search']) {
       const res = await t.app.inject(`${API}${path}`);

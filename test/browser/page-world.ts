@@ -30,14 +30,20 @@ export async function openPageWorld(env: Record<string, string>): Promise<PageWo
     startServer({ DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'lawrisk.db')}`, ...env }),
     launchBrowser(),
   ]);
-  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(15_000);
   const pageErrors: string[] = [];
   const cspViolations: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
-  });
+  // Every tab a test opens is watched (a shared link opened beside the first one).
+  const watch = (p: Page) => {
+    p.on('pageerror', (err) => pageErrors.push(err.message));
+    p.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+    });
+  };
+  const first = browser.context.pages()[0];
+  if (first) watch(first);
+  browser.context.on('page', watch);
+  const page = first ?? (await browser.context.newPage());
+  page.setDefaultTimeout(15_000);
   return {
     server, browser, page, pageErrors, cspViolations,
     url: (path) => `${server.base}${API}${path}`,

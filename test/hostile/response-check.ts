@@ -63,7 +63,7 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
 
   if (status >= 300 && status < 400) {
     const location = String(res.headers.location ?? '');
-    if (!location.includes('/login') && !/\/api\/workflow\/lawrisk\/(docs\/|$)/.test(location)) return `redirect to ${location.slice(0, 200)}`;
+    if (!location.includes('/login') && !/\/api\/workflow\/lawrisk\/(docs\/|$|\?)/.test(location)) return `redirect to ${location.slice(0, 200)}`;
     return null;
   }
   if (status >= 200 && status < 300) {

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { toCount } from '../../db/dialect.js';
+import { serviceDaySql } from '../query-log/query-log.repository.js';
 
 /** Which entries of the query log the analytics look at. */
 export interface LogFilter {
@@ -51,10 +52,7 @@ export async function topQuestions(db: Executor, f: LogFilter, limit: number, no
 
 /** Questions per day of the service's time zone (`offsetMinutes` from UTC) and channel, with how many were answered with nothing. */
 export async function dailyCounts(db: Executor, f: LogFilter, offsetMinutes: number, postgres: boolean) {
-  const shift = sql.raw(`${offsetMinutes} minutes`);
-  const day = postgres
-    ? sql<string>`to_char((asked_at::timestamptz + interval '${shift}') at time zone 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`strftime('%Y-%m-%d', asked_at, '${shift}')`;
+  const day = serviceDaySql(offsetMinutes, postgres);
   const rows = await filtered(db, f)
     .select((eb) => [day.as('day'), 'channel', eb.fn.countAll<number>().as('n'), noMatchCount.as('no_match')])
     .groupBy([day, 'channel'])

@@ -45,8 +45,11 @@ describe.each(testDialects())('what the public search page reads beside /v2, on 
     const starts = hotel.map((s) => s.text.startsWith('旅馆'));
     expect(starts).toEqual([...starts].sort((a, b) => Number(b) - Number(a)));
     expect(starts[0]).toBe(true);
-    // Full-width letters and spaces are folded; what was typed in full is not suggested back.
-    expect(await suggest({ query: ' 旅馆 ' })).toEqual(hotel);
+    // Width and spaces are folded (ideographic spaces, full-width letters); what was typed in full is not suggested back.
+    expect(await suggest({ query: '\u3000旅馆\u3000' })).toEqual(hotel);
+    const ktv = await suggest({ q: 'ktv' });
+    expect(ktv.length).toBeGreaterThan(0);
+    expect(await suggest({ q: 'ＫＴＶ' })).toEqual(ktv);
     expect(texts(await suggest({ q: '旅馆业特种行业许可证核发' }))).not.toContain('旅馆业特种行业许可证核发');
   });
 
@@ -68,25 +71,36 @@ describe.each(testDialects())('what the public search page reads beside /v2, on 
     expect([twice.statusCode, twice.json()]).toEqual([400, { success: false, message: '参数 q 应为字符串' }]);
   });
 
-  it('suggests a question once three different people asked it and found permits, never what one person typed', async () => {
+  it('suggests a question once three different people asked it on one day and found permits, never what one person typed', async () => {
     await t.dbh.db.deleteFrom('query_log').execute();
+    const DAY = 24 * 60 * MINUTE;
     for (const address of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) expect((await ask('旅馆要办哪些证', address)).statusCode).toBe(200);
+    for (const address of ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4']) await ask('旅馆证', address); // an alias too
     for (const address of ['10.0.0.1', '10.0.0.2']) await ask('旅馆开业需要什么', address);
-    for (let i = 0; i < 4; i++) await ask('旅馆业特种行业许可证核发', '10.0.0.9'); // one person, four times
     for (const address of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) await ask('旅馆红烧肉的做法大全', address); // no permit found
+    // One person, every day for three days (a new hash each day), and many times a day.
+    for (let day = 0; day < 3; day++) {
+      for (let i = 0; i < 3; i++) await ask('旅馆 我叫张三丰', '10.9.9.9');
+      await t.app.queryLog.flush();
+      clock += DAY;
+    }
     await t.app.queryLog.flush();
     const found = await t.dbh.db.selectFrom('query_log').select(['query', 'status']).execute();
     expect(found.filter((r) => r.query === '旅馆红烧肉的做法大全').map((r) => r.status)).toEqual(['no_match', 'no_match', 'no_match']);
+    expect(new Set(found.filter((r) => r.query === '旅馆 我叫张三丰').map((r) => r.status))).toEqual(new Set(['ok']));
 
-    // Popular questions are read again every ten minutes, off the request.
-    clock += 11 * MINUTE;
+    // Popular questions are read again every ten minutes, off the request; most askers first.
     await suggest({ q: '旅馆' });
-    await expect.poll(async () => texts(await suggest({ q: '' }))).toEqual(['旅馆要办哪些证']);
-    const typing = await suggest({ q: '旅馆要' });
-    expect(typing).toContainEqual({ text: '旅馆要办哪些证', kind: 'question' });
-    const all = JSON.stringify(await suggest({ q: '旅馆' })) + JSON.stringify(await suggest({ q: '' }));
-    expect(all).not.toContain('旅馆开业需要什么');
-    expect(all).not.toContain('红烧肉');
+    await expect.poll(async () => await suggest({ q: '' })).toEqual([{ text: '旅馆证', kind: 'question' }, { text: '旅馆要办哪些证', kind: 'question' }]);
+    expect(await suggest({ q: '旅馆要' })).toContainEqual({ text: '旅馆要办哪些证', kind: 'question' });
+    // Asked here and an alias as well: suggested once, as the alias.
+    const typing = await suggest({ q: '旅馆' });
+    expect(typing.filter((s) => s.text === '旅馆证')).toEqual([{ text: '旅馆证', kind: 'alias' }]);
+    // Only where its answer's permits are: the hotel permit is 前锋区's and 广安区's, and no region named is none.
+    expect(texts(await suggest({ q: '', region: '511603' }))).toContain('旅馆要办哪些证');
+    expect(await suggest({ q: '', region: '没有这个区' })).toEqual([]);
+    const all = JSON.stringify([typing, await suggest({ q: '' }), await suggest({ q: '张三' }), await suggest({ q: '我叫' })]);
+    for (const unseen of ['旅馆开业需要什么', '红烧肉', '张三丰']) expect(all).not.toContain(unseen);
   });
 
   it('answers the permits of a shared notice by id, in the order asked, without hidden or missing ones', async () => {

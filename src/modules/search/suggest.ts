@@ -23,11 +23,11 @@ interface Candidate extends Suggestion {
   key: string;
   /**
    * The regions whose searchable permits it leads to, as the region sets of the permit names it
-   * comes from (shared, not copied: a name's phrases are many); null for a question asked here,
-   * which names none.
+   * comes from (shared, not copied: a name's phrases are many), or of the permits a question
+   * asked here was answered with.
    */
-  regions: Set<Set<string>> | null;
-  /** How often it was asked (questions), for their order. */
+  regions: Set<Set<string>>;
+  /** How many people asked it (questions asked here), for their order. */
   count: number;
 }
 
@@ -35,7 +35,7 @@ interface Candidate extends Suggestion {
 export const MAX_SUGGESTIONS = 8;
 /** Typed text longer than this is a question being written, not a name being looked up. */
 export const MAX_SUGGEST_INPUT = 50;
-/** A question is suggested once this many different people asked it and found permits. */
+/** A question is suggested once this many different people asked it on one day and found permits. */
 const MIN_ASKERS = 3;
 const POPULAR_DAYS = 30;
 const POPULAR_KEPT = 300;
@@ -69,11 +69,13 @@ export class Suggester {
     this.refreshPopular();
     const key = fold(typed);
     if (key.length > MAX_SUGGEST_INPUT) return [];
-    if (key === '') return this.popularByCount.slice(0, limit).map(present);
-    const inRegion = (c: Candidate) => c.regions === null || regionIds === null || leadsInto(c.regions, regionIds);
+    const inRegion = (c: Candidate) => regionIds === null || leadsInto(c.regions, regionIds);
+    if (key === '') return this.popularByCount.filter(inRegion).slice(0, limit).map(present);
     const found = [...this.nameCandidates().best(key, inRegion, limit), ...this.popular.best(key, inRegion, limit)];
     found.sort((a, b) => Number(a.at > 0) - Number(b.at > 0) || byOrder(a.c, b.c));
-    return found.slice(0, limit).map((f) => present(f.c));
+    // A question asked here may also be a name or an alias: it is suggested once, as the name.
+    const seen = new Set<string>();
+    return found.filter((f) => !seen.has(f.c.key) && seen.add(f.c.key)).slice(0, limit).map((f) => present(f.c));
   }
 
   /**
@@ -92,7 +94,7 @@ export class Suggester {
       let c = byKey.get(key);
       if (!c) byKey.set(key, (c = { text, kind, key, regions: new Set(), count: 0 }));
       else if (KIND_ORDER[kind] < KIND_ORDER[c.kind]) Object.assign(c, { text, kind });
-      c.regions!.add(regions);
+      c.regions.add(regions);
     };
     for (const doc of index.documents()) {
       if (!doc.visible) continue;
@@ -122,11 +124,13 @@ export class Suggester {
   private refreshPopular(): void {
     if (this.refreshing || this.ctx.now() - this.popularAt < POPULAR_REFRESH_MS || this.ctx.config.queryLogDays === 0) return;
     const from = new Date(this.ctx.now() - POPULAR_DAYS * 86_400_000).toISOString();
-    this.refreshing = popularQuestions(this.ctx.readDb, from, MIN_ASKERS, POPULAR_KEPT)
+    const query = { fromIso: from, minAskers: MIN_ASKERS, limit: POPULAR_KEPT, offsetMinutes: this.ctx.config.utcOffsetMinutes, postgres: this.ctx.dbh.kind === 'postgres' };
+    this.refreshing = popularQuestions(this.ctx.readDb, query)
       .then((rows) => {
         this.popularByCount = rows
           .filter((r) => r.query.length <= POPULAR_LONGEST && !r.query.includes('['))
-          .map((r) => ({ text: r.query, kind: 'question' as const, key: fold(r.query), regions: null, count: r.count }));
+          .map((r) => ({ text: r.query, kind: 'question' as const, key: fold(r.query), regions: new Set([this.regionsOfAnswer(r.topPermitIds)]), count: r.askers }))
+          .filter((c) => [...c.regions][0].size > 0);
         this.popular = new CandidateList(this.popularByCount);
       })
       .catch((err: unknown) => this.ctx.log.error({ err }, 'popular questions could not be read'))
@@ -135,6 +139,17 @@ export class Suggester {
         this.popularAt = this.ctx.now();
         this.refreshing = null;
       });
+  }
+
+  /** The regions of the searchable permits an answer held (none when they are gone or hidden since). */
+  private regionsOfAnswer(permitIds: string): Set<string> {
+    const index = this.holder.current;
+    const regions = new Set<string>();
+    for (const id of permitIds.split(',')) {
+      const doc = id ? index.document(id) : undefined;
+      if (doc?.visible) regions.add(doc.regionId);
+    }
+    return regions;
   }
 }
 
