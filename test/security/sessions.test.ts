@@ -254,6 +254,53 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
       expect(ghost.json().message).toBe(LOCKED);
       clock += 15 * 60_000 + 1000;
     });
+
+    it('verifies at most 5 guesses of one burst, however many are sent at once to two instances', async () => {
+      await createUser(t.dbh.db, { username: 'burst', password: CLERK_PASSWORD, grade: 50 });
+      const other = await t.reopen({ now: () => clock });
+      const to = (i: number) => (i % 2 ? other.app : t.app);
+      const guess = (i: number, password: string) =>
+        to(i).inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'burst', password } });
+      /** The failures recorded at the clock's time (those of an earlier burst are older). */
+      const failures = async () =>
+        Number(
+          (await t.dbh.db.selectFrom('login_failures').select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('username', '=', 'burst').where('created_at', '=', new Date(clock).toISOString()).executeTakeFirstOrThrow()).n,
+        );
+
+      const wrong = await Promise.all(Array.from({ length: 15 }, (_, i) => guess(i, `Wrong-Burst-${i}`)));
+      const statuses = wrong.map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(10).fill(429)]);
+      expect(await failures()).toBe(5);
+      expect((await guess(0, CLERK_PASSWORD)).statusCode).toBe(429);
+
+      // Once free again: eleven wrong guesses at once, then the right password while they are verified.
+      clock += 16 * 60_000;
+      const burst = Array.from({ length: 11 }, (_, i) => guess(i, `Wrong-Again-${i}`));
+      await expect.poll(failures, { interval: 5 }).toBe(5);
+      const right = await guess(1, CLERK_PASSWORD);
+      expect([right.statusCode, right.json().message]).toEqual([429, '登录失败次数过多，该账号已被锁定，请 15 分钟后再试']);
+      expect((await Promise.all(burst)).map((r) => r.statusCode).sort()).toEqual([...Array(5).fill(401), ...Array(6).fill(429)]);
+      expect(await failures()).toBe(5);
+      clock += 16 * 60_000;
+    });
+
+    it('verifies at most 5 wrong old passwords in a password change, and the login is not locked by them', async () => {
+      await createUser(t.dbh.db, { username: 'changer', password: CLERK_PASSWORD, grade: 50 });
+      const cookie = cookieOf(await post('/auth/login', { username: 'changer', password: CLERK_PASSWORD }));
+      const change = (old: string) => post('/auth/password', { old_password: old, new_password: 'Brand-New-Pass-1' }, { cookie, origin: SELF });
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => change(`Wrong-Old-${i}`)));
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([...Array(5).fill(400), ...Array(3).fill(429)]);
+      expect(answers.find((r) => r.statusCode === 400)!.json().message).toBe('原密码不正确');
+      const locked = await change(CLERK_PASSWORD);
+      expect([locked.statusCode, locked.json().message]).toEqual([429, '原密码错误次数过多，请 15 分钟后再试']);
+      const stored = await t.dbh.db.selectFrom('users').select('password_hash').where('username', '=', 'changer').executeTakeFirstOrThrow();
+      expect((await post('/auth/login', { username: 'changer', password: CLERK_PASSWORD })).statusCode).toBe(200);
+      clock += 16 * 60_000;
+      expect((await change(CLERK_PASSWORD)).statusCode).toBe(200);
+      const changed = await t.dbh.db.selectFrom('users').select('password_hash').where('username', '=', 'changer').executeTakeFirstOrThrow();
+      expect(changed.password_hash).not.toBe(stored.password_hash);
+    });
   });
 });
 

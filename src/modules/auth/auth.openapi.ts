@@ -57,6 +57,7 @@ export const authDocs = routeDocs({
     responses: {
       200: json('Changed.', okBody({ message: Type.Literal('密码已修改') })),
       400: failure('原密码和新密码均不能为空, 原密码不正确, 新密码至少需要 8 个字符, 新密码不能与原密码相同'),
+      429: failure('5 wrong old passwords within 15 minutes: 原密码错误次数过多，请 N 分钟后再试'),
     },
   },
 });

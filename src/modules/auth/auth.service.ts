@@ -2,18 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DB } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { mapDatabaseError } from '../../http/db-errors.js';
-import { AppError, tooMany } from '../../http/errors.js';
-import {
-  clearLoginFailures, deleteIdleSessions, deleteSession, findSession, insertSession,
-  recentLoginFailures, recordLoginFailure, touchSession,
-} from '../sessions/sessions.repository.js';
+import { AppError } from '../../http/errors.js';
+import { deleteIdleSessions, deleteSession, findSession, insertSession, touchSession } from '../sessions/sessions.repository.js';
 import { findUserByUsername, loadCurrentUser, updateUser } from '../users/users.repository.js';
+import { reserveAttempt, settleAttempt } from './attempt-gate.js';
 import type { CurrentUser } from './current-user.js';
 import { timingDummyHash, verifyPassword } from './password.js';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
-export const LOCKOUT_FAILURES = 5;
-export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
 /** last_seen_at is written at most this often per session, so reads do not all become writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 /** Longest username or password considered at all; longer input is a failed login, not work. */
@@ -38,35 +34,20 @@ export interface LoginResult {
   token: string;
 }
 
-/** Refuses a username with 5 failures within 15 minutes for 15 minutes after the 5th. */
-async function assertNotLocked(db: DB, username: string, now: number): Promise<void> {
-  const failures = await recentLoginFailures(db, username, LOCKOUT_FAILURES);
-  if (failures.length < LOCKOUT_FAILURES) return;
-  const newest = Date.parse(failures[0]);
-  const oldest = Date.parse(failures[failures.length - 1]);
-  if (newest - oldest <= LOCKOUT_WINDOW_MS && now < newest + LOCKOUT_WINDOW_MS) {
-    const minutes = Math.ceil((newest + LOCKOUT_WINDOW_MS - now) / 60000);
-    throw tooMany(`登录失败次数过多，该账号已被锁定，请 ${minutes} 分钟后再试`);
-  }
-}
-
 export async function login(db: DB, attempt: LoginAttempt, now: number): Promise<LoginResult> {
   const username = attempt.username.trim().toLowerCase();
   const bad = new AppError(401, '用户名或密码错误');
   if (!username || username.length > MAX_CREDENTIAL_LENGTH || attempt.password.length > MAX_CREDENTIAL_LENGTH) {
     throw bad;
   }
-  await assertNotLocked(db, username, now);
-
+  // Counted before the password is verified (attempt-gate.ts): the record is the failure unless it verifies.
+  const attemptId = await reserveAttempt(db, username, attempt.ip, now, (minutes) => `登录失败次数过多，该账号已被锁定，请 ${minutes} 分钟后再试`);
   const row = await findUserByUsername(db, username);
   const ok = await verifyPassword(row?.password_hash ?? (await timingDummyHash()), attempt.password);
-  if (!row || !ok) {
-    await recordLoginFailure(db, username, attempt.ip, nowIso(() => now));
-    throw bad;
-  }
+  if (!row || !ok) throw bad;
+  await settleAttempt(db, username, attemptId);
   if (!row.is_active) throw new AppError(403, '账号已停用');
 
-  await clearLoginFailures(db, username);
   if (attempt.previousToken) await deleteSession(db, sessionIdOf(attempt.previousToken));
   const token = randomBytes(32).toString('base64url');
   const stamp = nowIso(() => now);

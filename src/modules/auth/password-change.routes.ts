@@ -20,7 +20,7 @@ export function registerPasswordChangeRoutes(app: FastifyInstance, ctx: AppConte
       req.operation.targetId = user.id;
       req.operation.targetName = user.username;
       const body = asInput(req.body);
-      await changeOwnPassword(ctx, actorOf(req), readPassword(body, 'old_password'), readPassword(body, 'new_password'));
+      await changeOwnPassword(ctx, actorOf(req), req.ip ?? null, readPassword(body, 'old_password'), readPassword(body, 'new_password'));
       req.operation.summary = `用户 ${user.username} 修改了本人密码`;
       return { success: true, message: '密码已修改' };
     },

@@ -33,8 +33,10 @@ export async function deleteIdleSessions(db: Executor, idleBefore: string): Prom
   await db.deleteFrom('sessions').where('last_seen_at', '<', idleBefore).execute();
 }
 
-export async function recordLoginFailure(db: Executor, username: string, ip: string | null, now: string): Promise<void> {
-  await db.insertInto('login_failures').values({ username, ip, created_at: now }).execute();
+/** Records a failed (or not yet verified) attempt for a key; returns its id. */
+export async function recordLoginFailure(db: Executor, username: string, ip: string | null, now: string): Promise<number> {
+  const row = await db.insertInto('login_failures').values({ username, ip, created_at: now }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function recentLoginFailures(db: Executor, username: string, limit: number): Promise<string[]> {
@@ -50,4 +52,9 @@ export async function recentLoginFailures(db: Executor, username: string, limit:
 
 export async function clearLoginFailures(db: Executor, username: string): Promise<void> {
   await db.deleteFrom('login_failures').where('username', '=', username).execute();
+}
+
+/** A key's records up to one attempt (those of attempts still being verified stay). */
+export async function deleteLoginFailuresUpTo(db: Executor, username: string, id: number): Promise<void> {
+  await db.deleteFrom('login_failures').where('username', '=', username).where('id', '<=', id).execute();
 }

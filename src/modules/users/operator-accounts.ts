@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { hashPassword } from '../auth/password.js';
 import { clearLoginFailures, deleteUserSessions } from '../sessions/sessions.repository.js';
 import { addAccount } from './accounts.js';
+import { passwordChangeKey } from './own-password.js';
 import { findUserByUsername, updateUser, type UserRow } from './users.repository.js';
 import { MAX_PASSWORD_LENGTH, MIN_OWN_PASSWORD_LENGTH, normalizeUsername } from './users.rules.js';
 
@@ -50,6 +51,7 @@ export async function resetPassword(ctx: AppContext, rawUsername: string, passwo
     await updateUser(trx, user.id, { password_hash: passwordHash, must_change_password: mustChangePassword ? 1 : 0, updated_at: nowIso(ctx.now) });
     await deleteUserSessions(trx, user.id);
     await clearLoginFailures(trx, username);
+    await clearLoginFailures(trx, passwordChangeKey(username));
     return user;
   });
 }
