@@ -12,6 +12,7 @@ import type { AppContext } from './context.js';
 import { answerRouterError, registerErrorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerGuards } from './http/guards.js';
+import { LOGGED_IN_BODY_LIMIT, registerRequestBodyRules } from './http/request-body.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { AccessLogController, currentLogger, registerRequestLogContext } from './http/request-logging.js';
 import { registerTextInputGuard } from './http/text-input.js';
@@ -52,7 +53,6 @@ export interface BuiltApp {
   ctx: AppContext;
 }
 
-const JSON_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const DEFAULT_PAGES_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
@@ -87,7 +87,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // One access line per request instead of Fastify's two (request-logging.ts).
     logController: new AccessLogController(),
     trustProxy: config.trustProxy,
-    bodyLimit: JSON_BODY_LIMIT,
+    bodyLimit: LOGGED_IN_BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -97,6 +97,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  registerRequestBodyRules(app, config.apiRoot);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   opts.instrument?.(app);
   // First, so plugins with routes of their own (Swagger UI) answer their failures through it too.
@@ -120,7 +121,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerRequestLogContext(app);
   registerHttpMetrics(app, ctx);
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: JSON_BODY_LIMIT });
+  await app.register(formbody);
   await app.register(multipart, {
     limits: { fileSize: config.importMaxBytes, ...MULTIPART_LIMITS },
   });

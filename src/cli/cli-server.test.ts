@@ -67,7 +67,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
     const taken = await runInProcess(['create-admin', 'OPS', '--password', 'Other-Pass-123'], { env });
     expect(taken).toMatchObject({ code: 1, stderr: 'lawrisk create-admin: 用户名 ops 已存在\n' });
     const short = await runInProcess(['create-admin', 'ops2', '--password', 'short'], { env });
-    expect(short).toMatchObject({ code: 1, stderr: 'lawrisk create-admin: 密码至少需要 8 个字符\n' });
+    expect(short).toMatchObject({ code: 1, stderr: 'lawrisk create-admin: 超级管理员账号的密码至少需要 12 个字符\n' });
 
     server = await startServer({ ...env, LOG_LEVEL: 'warn' }, { args: ['bin/lawrisk.js', 'serve'] });
     const res = await login('ops', 'Ops-Pass-12345');
@@ -127,7 +127,7 @@ describe.each(testDialects())('lawrisk with a running service on %s', (dialect) 
       ['migrate', 'database', null, `数据库结构升级：${Object.keys(migrations).join('、')}`, 'success', null],
       ['create', 'user', 'ops', '创建超级管理员 ops', 'success', null],
       ['create', 'user', 'ops', '创建超级管理员', 'failure', '用户名 ops 已存在'],
-      ['create', 'user', 'ops2', '创建超级管理员', 'failure', '密码至少需要 8 个字符'],
+      ['create', 'user', 'ops2', '创建超级管理员', 'failure', '超级管理员账号的密码至少需要 12 个字符'],
       ['update', 'user', 'ops', '修改用户 ops：重置密码、要求下次登录修改密码', 'success', null],
       ['update', 'user', 'nobody', '重置密码', 'failure', '用户不存在：nobody'],
       ['reindex', 'search_index', null, '重建检索索引：2 个许可事项，1 个区域', 'success', null],

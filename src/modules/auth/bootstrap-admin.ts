@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { findUserByUsername, insertUserIfAbsent } from '../users/users.repository.js';
-import { generatePassword, hashPassword } from './password.js';
+import { generatePassword, hashPassword, verifyPassword } from './password.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
 
@@ -15,7 +16,7 @@ export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
 export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
   const { db, config } = ctx;
   const admin = await db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirst();
-  if (admin) return;
+  if (admin) return forgetChangedInitialPassword(ctx);
   if (await findUserByUsername(db, config.adminUsername)) {
     ctx.log.warn(`no account has role admin, and "${config.adminUsername}" exists with another role; not creating one`);
     return;
@@ -52,4 +53,21 @@ export async function ensureDefaultAdmin(ctx: AppContext): Promise<void> {
     `\n  Default administrator created: username "${config.adminUsername}", password "${password}"\n` +
       `  (also written to ${file}; change it at first login)\n\n`,
   );
+}
+
+/**
+ * Deletes DATA_DIR/initial-admin-password.txt once the password it holds no longer opens its
+ * account (changed by its user, an administrator or the command line; or the account gone):
+ * a password that works nowhere is not kept on disk. Called after every password change and at
+ * start-up, so a change made on another instance is caught too.
+ */
+export async function forgetChangedInitialPassword(ctx: AppContext): Promise<void> {
+  const file = join(ctx.config.dataDir, INITIAL_PASSWORD_FILE);
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return;
+  const [username = '', password = ''] = text.split('\n');
+  const account = await findUserByUsername(ctx.db, username.trim());
+  if (account && (await verifyPassword(account.password_hash, password))) return;
+  await rm(file, { force: true });
+  ctx.log.info(`deleted ${file}: the initial administrator password has been changed`);
 }

@@ -28,7 +28,8 @@ describe.each(testDialects())('own password and must-change on %s', (dialect) =>
       [{ old_password: 'wrong-password', new_password: 'Another-Pass-1' }, '原密码不正确'],
       [{ old_password: 'City-Pass-123', new_password: 'short7!' }, '新密码至少需要 8 个字符'],
       [{ old_password: 'City-Pass-123', new_password: 'City-Pass-123' }, '新密码不能与原密码相同'],
-      [{ old_password: 'City-Pass-123', new_password: 'x'.repeat(1_000_000) }, 'new_password'],
+      [{ old_password: 'City-Pass-123', new_password: 'x'.repeat(257) }, 'new_password'],
+      [{ old_password: 'City-Pass-123', new_password: 'Password123' }, '密码过于常见，容易被猜中，请换一个更难猜的密码'],
       [{ old_password: 'City-Pass-123', new_password: 12345678 }, 'new_password'],
       [{ old_password: 'City-Pass-123', new_password: 'Another-Pass-1', username: 'admin' }, 'username'],
     ];
@@ -40,6 +41,8 @@ describe.each(testDialects())('own password and must-change on %s', (dialect) =>
       expect(res.json().message).toContain(message);
       expect(await accountState(t.dbh.db)).toEqual(before);
     }
+    const huge = await call('POST', '/auth/password', { old_password: 'City-Pass-123', new_password: 'x'.repeat(1_000_000) }, cookie);
+    expect([huge.statusCode, huge.json()]).toEqual([413, { success: false, message: '请求体过大' }]);
     const malformed = await rawCaller(t)('POST', '/auth/password', '{"old_password":', 'application/json', cookie);
     expect(malformed.json()).toEqual({ success: false, message: '请求体不是有效的 JSON' });
   });

@@ -155,7 +155,7 @@ describe.each(testDialects())('the privilege ceiling on %s', (dialect) => {
     }
   });
 
-  it('keeps refusing to delete, demote or deactivate the last active super administrator, with the interface\'s 400', async () => {
+  it('keeps refusing to delete, demote or deactivate the last active super administrator: 403 to others, the interface\'s 400 to itself', async () => {
     // Every other super administrator goes first: junior, admin2 and the one created above.
     const others = await t.dbh.db.selectFrom('users').select('id').where('role', '=', 'admin').where('username', '!=', 'admin').execute();
     expect(others).toHaveLength(3);
@@ -165,11 +165,15 @@ describe.each(testDialects())('the privilege ceiling on %s', (dialect) => {
       await call('DELETE', `/admin/users/${ids.admin}`, undefined, cookies.city),
       await call('PATCH', `/admin/users/${ids.admin}`, { role: 'department_admin' }, cookies.city),
       await call('PATCH', `/admin/users/${ids.admin}`, { is_active: false }, cookies.city),
+      await call('PATCH', `/admin/users/${ids.admin}`, { role: 'department_admin' }, cookies.admin),
+      await call('DELETE', `/admin/users/${ids.admin}`, undefined, cookies.admin),
     ];
     expect(refusals.map((r) => [r.statusCode, r.json().message])).toEqual([
-      [400, '不能删除最后一个启用的超级管理员账号'],
+      [403, '权限不足'],
+      [403, '权限不足'],
+      [403, '权限不足'],
       [400, '不能降级最后一个启用的超级管理员账号'],
-      [400, '不能停用最后一个启用的超级管理员账号'],
+      [400, '不能删除当前登录的账号'],
     ]);
     expect(await accountState(t.dbh.db)).toEqual(before);
   });

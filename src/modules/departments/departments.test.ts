@@ -105,7 +105,8 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     expect((await refused(400, 'POST', '/admin/service-departments', { name: '新部门', region_id: '火星' })).message).toContain('区域不存在');
     expect((await refused(400, 'POST', '/admin/service-departments', { name: '新部门', grade: 101 })).message).toBe('权限等级必须在 0 到 100 之间');
     expect((await refused(400, 'POST', '/admin/service-departments', { name: '新部门', manager: 'x' })).message).toContain('manager');
-    expect((await refused(400, 'POST', '/admin/service-departments', { name: '名'.repeat(300_000) })).message).toContain('name');
+    expect((await refused(400, 'POST', '/admin/service-departments', { name: '名'.repeat(101) })).message).toContain('name');
+    expect((await refused(413, 'POST', '/admin/service-departments', { name: '名'.repeat(300_000) })).message).toBe('请求体过大');
     expect((await refused(400, 'POST', '/admin/service-departments', { name: ['a'] })).message).toContain('name');
   });
 

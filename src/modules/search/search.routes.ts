@@ -92,17 +92,22 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     return { success: true, data: whyNotFound(holder, query, permitId, readList(input, 'region', 'region_id')) };
   });
 
-  app.get(`${apiRoot}/v2/regions`, { config: { guard: 'public', doc: searchDocs.regions } }, async () => ({
+  // The public catalogue reads count against the same limit: each reads the database, /getPermits a region's whole list.
+  const publicRead = (doc: RouteDoc) => ({
+    config: { guard: 'public' as const, rateLimited: searchLimiter !== null, doc },
+    ...(searchLimiter ? { onRequest: searchLimiter } : {}),
+  });
+  app.get(`${apiRoot}/v2/regions`, publicRead(searchDocs.regions), async () => ({
     success: true,
     data: { regions: (await listRegionRows(ctx.readDb)).map(presentRegion) },
   }));
 
-  app.get(`${apiRoot}/v2/themes`, { config: { guard: 'public', doc: searchDocs.themes } }, async () => ({
+  app.get(`${apiRoot}/v2/themes`, publicRead(searchDocs.themes), async () => ({
     success: true,
     data: await listThemesWithVisibleCounts(ctx.readDb),
   }));
 
-  app.get(`${apiRoot}/v2/unbound-permits`, { config: { guard: 'public', doc: searchDocs.unboundPermits } }, async (req) => {
+  app.get(`${apiRoot}/v2/unbound-permits`, publicRead(searchDocs.unboundPermits), async (req) => {
     const value = (readString(asInput(req.query), 'visibility') ?? 'visible').toLowerCase() as Visibility;
     if (!VISIBILITIES.includes(value)) throw badRequest('visibility 只能是 visible、hidden 或 all');
     // Hidden permits are shown only to a logged-in user, and only those of its data scope.
@@ -121,8 +126,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     const ids = allowed ? await listVisiblePermitIds(ctx.readDb, region.id) : [];
     return { success: true, data: { region: token, permits: await loadPermitPayloads(ctx.readDb, ids, { withRisks: false }) } };
   };
-  const getPermitsConfig = { guard: 'public' as const, failureExtra: { data: {} } };
-  app.get(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsGet } }, getPermits);
-  app.post(`${apiRoot}/getPermits`, { config: { ...getPermitsConfig, doc: searchDocs.getPermitsPost } }, getPermits);
+  const getPermitsOptions = (doc: RouteDoc) => {
+    const options = publicRead(doc);
+    return { ...options, config: { ...options.config, failureExtra: { data: {} } } };
+  };
+  app.get(`${apiRoot}/getPermits`, getPermitsOptions(searchDocs.getPermitsGet), getPermits);
+  app.post(`${apiRoot}/getPermits`, getPermitsOptions(searchDocs.getPermitsPost), getPermits);
   return searchLimiter;
 }

@@ -72,7 +72,8 @@ describe.each(testDialects())('theme catalog (4.5) on %s', (dialect) => {
     expect(await refused(400, 'POST', '/admin/themes/catalog', { name: '  ' })).toBe('主题名称不能为空');
     expect(await refused(400, 'POST', '/admin/themes/catalog', {})).toBe('主题名称不能为空');
     expect(await refused(400, 'POST', '/admin/themes/catalog', { name: '建筑施工' })).toBe('主题 建筑施工 已存在');
-    expect(await refused(400, 'POST', '/admin/themes/catalog', { name: '主'.repeat(300_000) })).toContain('name');
+    expect(await refused(400, 'POST', '/admin/themes/catalog', { name: '主'.repeat(101) })).toContain('name');
+    expect(await refused(413, 'POST', '/admin/themes/catalog', { name: '主'.repeat(300_000) })).toBe('请求体过大');
     expect(await refused(400, 'POST', '/admin/themes/catalog', { name: 7 })).toContain('name');
     expect(await refused(400, 'POST', '/admin/themes/catalog', { name: 'x', color: 'red' })).toContain('color');
     expect(await refused(400, 'PATCH', `/admin/themes/catalog/${first.id}`, { new_name: '' })).toBe('主题名称不能为空');

@@ -9,8 +9,6 @@ export const MIN_GRADE = 0;
 export const MAX_GRADE = 100;
 /** Login refuses longer passwords, so no longer password may be set either. */
 export const MAX_PASSWORD_LENGTH = 256;
-/** Minimum length of a password a user chooses for itself. */
-export const MIN_OWN_PASSWORD_LENGTH = 8;
 
 // Letters (any script, so 张三 is fine), digits and . _ - @ — no spaces or symbols that break URLs or logs.
 const USERNAME = /^[\p{L}\p{N}._@-]{2,64}$/u;

@@ -5,7 +5,9 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { sessionIdOf } from '../auth/auth.service.js';
 import type { CurrentUser } from '../auth/current-user.js';
+import { forgetChangedInitialPassword } from '../auth/bootstrap-admin.js';
 import { hashPassword } from '../auth/password.js';
+import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { assertMayGrant, assertMayManage, assertNotOwnPrivileges } from '../auth/privilege-ceiling.js';
 import { presentDepartment, type DepartmentPayload } from '../departments/departments.presenter.js';
 import { findDepartmentById } from '../departments/departments.repository.js';
@@ -65,6 +67,8 @@ export async function createUser(ctx: AppContext, actor: Actor, input: CreateUse
           region: input.region_id, phone: input.department_phone,
         }, now);
     const departmentId = department?.id ?? (await boundDepartment(trx, input.service_department_id!));
+    // Last of the checks: a request wrong in several ways is told of its other mistakes first.
+    assertPasswordPolicy(input.password, input.role === 'admin');
     const row = await addAccount(trx, {
       username, password_hash: passwordHash, display_name: input.display_name, role: input.role, grade: input.grade,
       service_department_id: departmentId, department_role: input.department_role,
@@ -85,17 +89,19 @@ async function assertNotLastAdmin(db: Executor, target: UserRow, action: string)
 }
 
 /**
- * Every rule a PATCH must pass, in the order their answers are most useful: oneself, the last
- * administrator (400, as the interface words a refused change of it), then the privilege ceiling
- * (403). Run before the password is hashed and again inside the transaction.
+ * Every rule a PATCH must pass, in this order: oneself; whom the actor may change (403); the last
+ * administrator (400, as the interface words it when an administrator attempts it); what the
+ * actor may give and its own role and grade (403). Run before the password is hashed and again
+ * inside the transaction.
  */
 async function assertPatchAllowed(db: Executor, actor: Actor, target: UserRow, input: UpdateUserInput): Promise<void> {
   if (input.is_active === false && target.id === actor.user.id) throw badRequest('不能停用当前登录的账号');
+  assertMayManage(actor.user, target);
   if (input.role !== undefined && input.role !== 'admin') await assertNotLastAdmin(db, target, '降级');
   if (input.is_active === false) await assertNotLastAdmin(db, target, '停用');
-  assertMayManage(actor.user, target);
   assertMayGrant(actor.user, { role: input.role, grade: input.grade });
   assertNotOwnPrivileges(actor.user, target.id, target, { role: input.role, grade: input.grade });
+  if (input.password !== undefined) assertPasswordPolicy(input.password, (input.role ?? target.role) === 'admin');
 }
 
 /** PATCH /admin/users/<id>: any of the given fields, once every rule passed. */
@@ -127,6 +133,7 @@ export async function updateUser(ctx: AppContext, actor: Actor, rawId: string, i
       await deleteUserSessions(trx, id, self && actor.sessionToken ? sessionIdOf(actor.sessionToken) : undefined);
     }
   });
+  if (passwordHash !== undefined) await forgetChangedInitialPassword(ctx);
   return loadUser(ctx.db, id);
 }
 
@@ -138,8 +145,8 @@ export async function deleteUser(ctx: AppContext, actor: Actor, rawId: string): 
     const target = await findUserById(trx, id);
     if (!target) throw notFound(NOT_FOUND);
     if (id === actor.user.id) throw badRequest('不能删除当前登录的账号');
-    await assertNotLastAdmin(trx, target, '删除');
     assertMayManage(actor.user, target);
+    await assertNotLastAdmin(trx, target, '删除');
     await deleteUserRow(trx, id);
     return target;
   });

@@ -79,7 +79,7 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
 
   it('creates or reuses a department when none is named, graded by its depth', async () => {
     const root = await call('POST', '/admin/users', {
-      username: 'gaj', password: 'Gaj-Pass-1', display_name: '广安市公安局', role: 'admin', grade: '80', department_phone: '0826-1234567',
+      username: 'gaj', password: 'Gaj-Pass-12345', display_name: '广安市公安局', role: 'admin', grade: '80', department_phone: '0826-1234567',
       region_id: '511602', department_role: 'admin',
     }, admin);
     expect(root.statusCode, root.body).toBe(200);
@@ -134,8 +134,10 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     expect(await refused(400, 'POST', '/admin/users', { username: 'u1', password: 'abc', email: 'x@y' })).toContain('email');
     expect(await refused(400, 'POST', '/admin/users', { username: ['u1'], password: 'abc' })).toContain('username');
     expect(await refused(400, 'POST', '/admin/users', { username: 'u1', password: 12345 })).toContain('password');
-    expect(await refused(400, 'POST', '/admin/users', { username: 'u1', password: 'x'.repeat(1_000_000) })).toContain('password');
-    expect(await refused(400, 'POST', '/admin/users', { username: 'u1', password: 'abc', display_name: '名'.repeat(300_000) })).toContain('display_name');
+    expect(await refused(400, 'POST', '/admin/users', { username: 'u1', password: 'x'.repeat(257) })).toContain('password');
+    expect(await refused(413, 'POST', '/admin/users', { username: 'u1', password: 'x'.repeat(1_000_000) })).toBe('请求体过大');
+    expect(await refused(400, 'POST', '/admin/users', { username: 'u1', password: 'abc', display_name: '名'.repeat(101) })).toContain('display_name');
+    expect(await refused(413, 'POST', '/admin/users', { username: 'u1', password: 'abc', display_name: '名'.repeat(300_000) })).toBe('请求体过大');
     const before = await accountState(t.dbh.db);
     const malformed = await rawCaller(t)('POST', '/admin/users', '{"username": "u1",', 'application/json', admin);
     expect(malformed.statusCode).toBe(400);
@@ -199,7 +201,8 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     expect(await refused(400, 'PATCH', `/admin/users/${id}`, { service_department_id: '424242' })).toContain('服务部门不存在');
     expect(await refused(400, 'PATCH', `/admin/users/${id}`, { username: 'renamed' })).toContain('username');
     expect(await refused(400, 'PATCH', `/admin/users/${id}`, { display_name: { $set: 1 } })).toContain('display_name');
-    expect(await refused(400, 'PATCH', `/admin/users/${id}`, { password: 'p'.repeat(1_000_000) })).toContain('password');
+    expect(await refused(400, 'PATCH', `/admin/users/${id}`, { password: 'p'.repeat(257) })).toContain('password');
+    expect(await refused(413, 'PATCH', `/admin/users/${id}`, { password: 'p'.repeat(1_000_000) })).toBe('请求体过大');
     expect(await refused(404, 'DELETE', '/admin/users/424242')).toBe('用户不存在');
     expect(await refused(404, 'DELETE', '/admin/users/x1')).toBe('用户不存在');
   });
@@ -213,9 +216,12 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     const gaj = await userId('gaj');
     expect((await call('PATCH', `/admin/users/${gaj}`, { is_active: false }, admin)).statusCode).toBe(200);
 
-    expect(await refused(400, 'DELETE', `/admin/users/${adminId}`, undefined, city)).toBe('不能删除最后一个启用的超级管理员账号');
-    expect(await refused(400, 'PATCH', `/admin/users/${adminId}`, { role: 'department_admin' }, city)).toBe('不能降级最后一个启用的超级管理员账号');
-    expect(await refused(400, 'PATCH', `/admin/users/${adminId}`, { is_active: false }, city)).toBe('不能停用最后一个启用的超级管理员账号');
+    // A grade-90 account may not touch a super administrator at all (the privilege ceiling, docs/accounts.md).
+    expect(await refused(403, 'DELETE', `/admin/users/${adminId}`, undefined, city)).toBe('权限不足');
+    expect(await refused(403, 'PATCH', `/admin/users/${adminId}`, { role: 'department_admin' }, city)).toBe('权限不足');
+    expect(await refused(403, 'PATCH', `/admin/users/${adminId}`, { is_active: false }, city)).toBe('权限不足');
+    // The last administrator itself gets the interface's 400.
+    expect(await refused(400, 'PATCH', `/admin/users/${adminId}`, { role: 'department_admin' })).toBe('不能降级最后一个启用的超级管理员账号');
     expect(await refused(400, 'DELETE', `/admin/users/${adminId}`)).toBe('不能删除当前登录的账号');
     expect(await refused(400, 'PATCH', `/admin/users/${adminId}`, { is_active: '0' })).toBe('不能停用当前登录的账号');
     // An inactive administrator does not count; with a second active one, either may go.
@@ -267,6 +273,6 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     const succeeded = mine.filter((e) => e.outcome === 'success');
     expect(new Set(succeeded.map((e) => e.operator_username))).toEqual(new Set(['admin', 'city']));
     expect(new Set(succeeded.map((e) => e.operation_type))).toEqual(new Set(['create', 'update', 'delete']));
-    expect(await logsContainNone(t.dbh.db, ['Gaj-Pass-1', 'Level-Pass-1', 'Form-Pass-1', ' pass word ', 'New-Dept-Pass-9'])).toBe(true);
+    expect(await logsContainNone(t.dbh.db, ['Gaj-Pass-12345', 'Level-Pass-1', 'Form-Pass-1', ' pass word ', 'New-Dept-Pass-9'])).toBe(true);
   });
 });
