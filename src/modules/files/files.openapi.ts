@@ -74,7 +74,7 @@ export const fileDocs = routeDocs({
     params: fileParams,
     responses: {
       200: json('Deleted.', okBody({ message: Type.Literal('文件已删除') })),
-      403: failure('Below grade 90, a file also linked to permits of other regions: 该文件还关联其他区域的许可事项，无权删除'),
+      403: failure('Below grade 90, a file not wholly of the user\'s region (its recorded region and every linked permit), as for its download: 该文件包含其他区域的数据，无权删除'),
       404: failure('文件不存在'),
     },
   },

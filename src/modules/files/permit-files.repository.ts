@@ -60,7 +60,7 @@ export async function fileContent(db: Executor, id: number): Promise<Buffer> {
   return Buffer.from(r.content);
 }
 
-/** Region ids of the permits linked to a file (to refuse a deletion reaching outside the user's scope). */
+/** Region ids of the permits linked to a file (a workbook's content below grade 90 needs all of them in the user's scope). */
 export async function linkedRegionIds(db: Executor, fileId: number): Promise<number[]> {
   const rows = await db.selectFrom('permits').select('region_id').distinct().where('source_file_id', '=', fileId).execute();
   return rows.map((r) => r.region_id);
