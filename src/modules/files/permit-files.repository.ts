@@ -49,7 +49,7 @@ export async function listPermitFiles(db: Executor, q: FileListQuery) {
 export function findPermitFile(db: Executor, id: number, scope: RegionScope) {
   let q = db
     .selectFrom('permit_files as f')
-    .select(['f.id', 'f.filename', 'f.content_type', 'f.size', 'f.region_id'])
+    .select(['f.id', 'f.filename', 'f.size', 'f.region_id'])
     .where('f.id', '=', id);
   if (scope !== 'all') q = q.where((eb) => eb.exists(linkedPermits(eb, scope).select('p.id')));
   return q.executeTakeFirst();
@@ -78,7 +78,7 @@ export function findFileOfPermit(db: Executor, permitId: number) {
   return db
     .selectFrom('permits as p')
     .innerJoin('permit_files as f', 'f.id', 'p.source_file_id')
-    .select(['f.id', 'f.filename', 'f.content_type', 'f.region_id', 'f.content'])
+    .select(['f.id', 'f.filename', 'f.region_id', 'f.content'])
     .where('p.id', '=', permitId)
     .executeTakeFirst();
 }

@@ -63,7 +63,7 @@ export async function reimportFile(ctx: AppContext, user: CurrentUser, fileIdTex
   const file = await visibleFile(ctx.db, user, fileIdText);
   await assertContentInScope(ctx.db, user, file, '重新导入');
   const content = await fileContent(ctx.db, file.id);
-  return createImportSession(ctx, user, { filename: file.filename, contentType: file.content_type, content }, binding);
+  return createImportSession(ctx, user, { filename: file.filename, content }, binding);
 }
 
 /**
@@ -84,7 +84,7 @@ export async function deleteFile(ctx: AppContext, user: CurrentUser, fileIdText:
 export async function archivedFile(db: Executor, user: CurrentUser, fileIdText: string | undefined) {
   const file = await visibleFile(db, user, fileIdText);
   await assertContentInScope(db, user, file, '下载');
-  return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: await fileContent(db, file.id) };
+  return { filename: file.filename || 'permit-file.xlsx', content: await fileContent(db, file.id) };
 }
 
 /** The original workbook of a permit named by region and permit token (id, code or name). */
@@ -97,5 +97,5 @@ export async function permitOriginalFile(db: Executor, user: CurrentUser, region
   const file = await findFileOfPermit(db, permit.id);
   if (!file) throw notFound('当前许可没有关联的原始文件');
   await assertContentInScope(db, user, file, '下载');
-  return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: Buffer.from(file.content) };
+  return { filename: file.filename || 'permit-file.xlsx', content: Buffer.from(file.content) };
 }
