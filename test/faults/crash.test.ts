@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../src/app.js';
 import { CRASH_POINT_REACHED, type CrashPoint } from '../../src/crash-point.js';
@@ -173,11 +173,24 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     const before = await dumpDatabase(dbh.db);
     await killDuring('checkpoint-restore', () => api.call('POST', `/admin/checkpoints/${checkpointId}/restore`, { cookie, json: {} }));
     expect(await dumpDatabase(dbh.db)).toEqual(before);
-    // SQLite: the restore's database image stays behind, until the next checkpoint operation.
-    if (dialect === 'sqlite') expect(imageFiles()).toHaveLength(1);
+    // SQLite: the restore's database image, named with the killed process's id, stays behind…
+    const left = imageFiles();
+    if (dialect === 'sqlite') expect(left).toEqual([expect.stringMatching(/^test\.db\.checkpoint-\d+-\d+-[0-9a-f]+\.tmp$/)]);
     // The automatic backup was committed on its own before the restore began: it stays.
     const backups = await dbh.db.selectFrom('checkpoints').select('description').where('kind', '=', 'auto_backup').execute();
     expect(backups).toEqual([{ description: `Auto backup before restoring checkpoint ${checkpointId}` }]);
+
+    // … until the next process starts: it removes the image and says which file it removed.
+    await start(null);
+    expect(imageFiles()).toEqual([]);
+    if (dialect === 'sqlite') {
+      const said = running!.output().split('\n').filter((l) => l.includes('unfinished checkpoint operation'));
+      expect(said).toHaveLength(1);
+      expect(JSON.parse(said[0])).toMatchObject({ level: 40, files: [join(dirname(database.url.slice('sqlite:'.length)), left[0])] });
+    }
+    expect(await dumpDatabase(dbh.db)).toEqual(before);
+    await running!.stop();
+    running = null;
   });
 
   it('permit delete: killed inside the transaction keeps the permit and writes no snapshot', { timeout: 120_000 }, async () => {

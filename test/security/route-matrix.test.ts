@@ -60,7 +60,7 @@ describe.each(testDialects())('authorisation of every route on %s', (dialect) =>
       [{ method: 'GET', url: `/admin/permit-files/${w.files.mixed}/download` }, '该文件包含其他区域的数据，无权下载'],
       [{ method: 'GET', url: `/admin/permit-file/download?region=${w.regionA}&permit=A-005` }, '该文件包含其他区域的数据，无权下载'],
       [{ method: 'POST', url: `/admin/permit-files/${w.files.mixed}/reimport` }, '该文件包含其他区域的数据，无权重新导入'],
-      [{ method: 'DELETE', url: `/admin/permit-files/${w.files.mixed}` }, '该文件还关联其他区域的许可事项，无权删除'],
+      [{ method: 'DELETE', url: `/admin/permit-files/${w.files.mixed}` }, '该文件包含其他区域的数据，无权删除'],
     ];
     for (const [req, message] of refused) {
       const res = await district(req);

@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { AppError } from '../../http/errors.js';
-import { XLSX_TYPE } from '../../modules/files/attachment.js';
 import { readCommitRequest, type CommitRequest } from '../../modules/importer/commit-input.js';
 import { checkCommit, commitImport, describeCommit, type CommitCheck } from '../../modules/importer/commit.service.js';
 import type { SessionDescription } from '../../modules/importer/preview.service.js';
@@ -74,7 +73,7 @@ async function upload(s: CliSession, file: string, binding: Binding): Promise<St
   const staged: Staged = { file, name, session: null, request: null, check: null, refusal: null, skipped: false, committed: false };
   try {
     const content = await readFile(file);
-    staged.session = await createImportSession(s.ctx, s.operator.user, { filename: name, contentType: XLSX_TYPE, content }, binding);
+    staged.session = await createImportSession(s.ctx, s.operator.user, { filename: name, content }, binding);
   } catch (err) {
     staged.refusal = asRefusal(err);
   }

@@ -1,10 +1,9 @@
-import { closeSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
 import { INSERT_CHUNK_SQL, readChunkContent } from './chunk-sql.js';
 import type { TableStat } from './checkpoint-writer.js';
+import { newImagePath, releaseImagePath } from './image-files.js';
 import { InFlight, ReadAhead } from './in-flight.js';
 import type { LiveColumn } from './live-schema.js';
 import { quoteIdent as q, type RawConnection } from './raw-connection.js';
@@ -28,27 +27,13 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** Does this decompressed chunk start an image? */
 export const isImageStart = (piece: Buffer) => piece.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
 
-/**
- * A new path for an image file: beside the database file (same disk, and no copy of the
- * database in a memory-backed temp directory), or in the temp directory for an in-memory
- * database. Files a killed process left beside the database are removed first: only one
- * checkpoint operation runs at a time on a SQLite database.
- */
-async function newImagePath(conn: RawConnection): Promise<string> {
-  const [[file]] = await conn.rows("select file from pragma_database_list where name = 'main'");
-  const prefix = file ? `${basename(String(file))}.checkpoint-` : `lawrisk-checkpoint-${process.pid}-`;
-  const dir = file ? dirname(String(file)) : tmpdir();
-  if (file) for (const stale of readdirSync(dir)) if (stale.startsWith(prefix)) rmSync(join(dir, stale), { force: true });
-  return join(dir, `${prefix}${Date.now()}-${Math.random().toString(36).slice(2)}.tmp`);
-}
-
-/** A path for a new image file, for `fn`; the file is removed afterwards. */
+/** A path for a new image file (image-files.ts), for `fn`; the file is removed afterwards. */
 async function withImageFile<T>(conn: RawConnection, fn: (file: string) => Promise<T>): Promise<T> {
   const file = await newImagePath(conn);
   try {
     return await fn(file);
   } finally {
-    rmSync(file, { force: true });
+    releaseImagePath(file);
   }
 }
 
@@ -76,7 +61,7 @@ interface ImageTable {
  */
 async function copyToImage(conn: RawConnection, file: string): Promise<ImageTable[]> {
   return attached(conn, file, async () => {
-    // A scratch file: no journal, no syncs; a crash leaves only a file the next operation removes.
+    // A scratch file: no journal, no syncs; a crash leaves only a file the next start or operation removes.
     for (const pragma of [`page_size = ${IMAGE_PAGE_SIZE}`, 'journal_mode = off', 'synchronous = off']) {
       await conn.run(`pragma ${IMAGE}.${pragma}`);
     }

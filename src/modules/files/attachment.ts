@@ -19,12 +19,40 @@ export function attachmentHeader(filename: string): string {
 }
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const BYTES_TYPE = 'application/octet-stream';
+/** A file the service writes itself as JSON (the search lexicon's export). */
+export const JSON_FILE_TYPE = 'application/json; charset=utf-8';
 
-/** Answers a download: the bytes with their type, as an attachment, never cached by shared caches. */
-export function sendAttachment(reply: FastifyReply, filename: string, contentType: string | null, content: Buffer) {
+/**
+ * The only types a download goes out with. Never a type an uploader named or a stored row holds:
+ * a file uploaded as `text/html` served as such would run as a page of this origin.
+ */
+export type AttachmentType = typeof XLSX_TYPE | typeof BYTES_TYPE | typeof JSON_FILE_TYPE;
+
+/** Every .xlsx is a ZIP container, which starts with a local file header. */
+const ZIP_START = Buffer.from('PK\x03\x04', 'latin1');
+
+/**
+ * The type of stored bytes, decided from the bytes: a workbook, or plain bytes for anything else.
+ * What a file is recorded as and what it is served as both come from here.
+ */
+export function storedFileType(content: Buffer): typeof XLSX_TYPE | typeof BYTES_TYPE {
+  return content.subarray(0, ZIP_START.length).equals(ZIP_START) ? XLSX_TYPE : BYTES_TYPE;
+}
+
+/**
+ * Answers a download: the bytes with their type, as an attachment, never cached by shared caches.
+ * `X-Content-Type-Options: nosniff` is on every answer already (security-headers.ts).
+ */
+export function sendAttachment(reply: FastifyReply, filename: string, type: AttachmentType, content: Buffer) {
   return reply
-    .header('content-type', contentType || 'application/octet-stream')
+    .header('content-type', type)
     .header('content-disposition', attachmentHeader(filename))
     .header('cache-control', 'private, no-store')
     .send(content);
+}
+
+/** Answers stored bytes (an archived workbook) as a download, typed by what they are. */
+export function sendStoredFile(reply: FastifyReply, filename: string, content: Buffer) {
+  return sendAttachment(reply, filename, storedFileType(content), content);
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { aliased, content, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { SessionDescription } from '../importer/import.openapi.js';
-import { XLSX_TYPE } from './attachment.js';
+import { BYTES_TYPE, XLSX_TYPE } from './attachment.js';
 
 export const PermitFileListing = Shape(
   {
@@ -38,8 +38,8 @@ export const TemplateMeta = Shape(
 );
 
 const attachment = { 'content-disposition': 'attachment; filename="<ASCII fallback>"; filename*=UTF-8\'\'<the name, percent-encoded>' };
-/** A stored workbook goes out with the content type it was uploaded with. */
-const storedFile = (description: string) => content(description, [XLSX_TYPE, 'application/octet-stream', '*/*'], attachment);
+/** A stored file goes out typed by its bytes (a workbook, else plain bytes), never by what its uploader claimed. */
+const storedFile = (description: string) => content(description, [XLSX_TYPE, BYTES_TYPE], attachment);
 const workbook = (description: string) => content(description, [XLSX_TYPE], attachment);
 const TEMPLATE_MISSING = '模板文件不存在,请联系管理员';
 const fileParams = pathParams({ file_id: 'The archived workbook id.' });
@@ -74,7 +74,7 @@ export const fileDocs = routeDocs({
     params: fileParams,
     responses: {
       200: json('Deleted.', okBody({ message: Type.Literal('文件已删除') })),
-      403: failure('Below grade 90, a file also linked to permits of other regions: 该文件还关联其他区域的许可事项，无权删除'),
+      403: failure('Below grade 90, a file not wholly of the user\'s region (its recorded region and every linked permit), as for its download: 该文件包含其他区域的数据，无权删除'),
       404: failure('文件不存在'),
     },
   },

@@ -49,7 +49,7 @@ export async function listPermitFiles(db: Executor, q: FileListQuery) {
 export function findPermitFile(db: Executor, id: number, scope: RegionScope) {
   let q = db
     .selectFrom('permit_files as f')
-    .select(['f.id', 'f.filename', 'f.content_type', 'f.size', 'f.region_id'])
+    .select(['f.id', 'f.filename', 'f.size', 'f.region_id'])
     .where('f.id', '=', id);
   if (scope !== 'all') q = q.where((eb) => eb.exists(linkedPermits(eb, scope).select('p.id')));
   return q.executeTakeFirst();
@@ -60,7 +60,7 @@ export async function fileContent(db: Executor, id: number): Promise<Buffer> {
   return Buffer.from(r.content);
 }
 
-/** Region ids of the permits linked to a file (to refuse a deletion reaching outside the user's scope). */
+/** Region ids of the permits linked to a file (a workbook's content below grade 90 needs all of them in the user's scope). */
 export async function linkedRegionIds(db: Executor, fileId: number): Promise<number[]> {
   const rows = await db.selectFrom('permits').select('region_id').distinct().where('source_file_id', '=', fileId).execute();
   return rows.map((r) => r.region_id);
@@ -78,7 +78,7 @@ export function findFileOfPermit(db: Executor, permitId: number) {
   return db
     .selectFrom('permits as p')
     .innerJoin('permit_files as f', 'f.id', 'p.source_file_id')
-    .select(['f.id', 'f.filename', 'f.content_type', 'f.region_id', 'f.content'])
+    .select(['f.id', 'f.filename', 'f.region_id', 'f.content'])
     .where('p.id', '=', permitId)
     .executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
-import { sendAttachment } from './attachment.js';
+import { sendStoredFile } from './attachment.js';
 import { fileDocs } from './files.openapi.js';
 import { archivedFile, deleteFile, listFiles, permitOriginalFile, reimportFile } from './permit-files.service.js';
 
@@ -41,12 +41,12 @@ export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext):
   // Beyond the interface: the archive page downloads a workbook by its id.
   app.get<FileParams>(`${apiRoot}/admin/permit-files/:file_id/download`, { config: { doc: fileDocs.downloadById } }, async (req, reply) => {
     const file = await archivedFile(ctx.readDb, req.user!, readString(asInput(req.params), 'file_id'));
-    return sendAttachment(reply, file.filename, file.contentType, file.content);
+    return sendStoredFile(reply, file.filename, file.content);
   });
 
   app.get(`${apiRoot}/admin/permit-file/download`, { config: { doc: fileDocs.downloadOfPermit } }, async (req, reply) => {
     const q = asInput(req.query);
     const file = await permitOriginalFile(ctx.readDb, req.user!, readString(q, 'region', 'region_id'), readString(q, 'permit', 'permit_id'));
-    return sendAttachment(reply, file.filename, file.contentType, file.content);
+    return sendStoredFile(reply, file.filename, file.content);
   });
 }

@@ -43,10 +43,10 @@ async function visibleFile(db: Executor, user: CurrentUser, fileIdText: string |
 }
 
 /**
- * Below grade 90 a workbook's content is handed out (download, re-import) only when the whole
- * workbook belongs to the user's region: its recorded region (set when every table sheet of one
- * region was committed) and every permit still linked to it. A city-wide workbook is listed to a
- * district user whose permits came from it, but its other regions' rows stay out of reach.
+ * Below grade 90 a workbook's content is handed out (download, re-import) or deleted only when
+ * the whole workbook belongs to the user's region: its recorded region (set when every table
+ * sheet of one region was committed) and every permit still linked to it. A city-wide workbook is
+ * listed to a district user whose permits came from it, but its other regions' rows stay out of reach.
  */
 async function assertContentInScope(db: Executor, user: CurrentUser, file: { id: number; region_id: number | null }, action: string) {
   const scope = regionScope(user);
@@ -63,27 +63,28 @@ export async function reimportFile(ctx: AppContext, user: CurrentUser, fileIdTex
   const file = await visibleFile(ctx.db, user, fileIdText);
   await assertContentInScope(ctx.db, user, file, '重新导入');
   const content = await fileContent(ctx.db, file.id);
-  return createImportSession(ctx, user, { filename: file.filename, contentType: file.content_type, content }, binding);
+  return createImportSession(ctx, user, { filename: file.filename, content }, binding);
 }
 
-/** Deletes an archived workbook. Below grade 90 only when every permit it is linked to is in the user's region. */
+/**
+ * Deletes an archived workbook. Below grade 90 under the rule of its content: a deletion takes the
+ * original of every row in it away, so the whole workbook must be the user's. Checked in the
+ * deleting transaction, so what is checked is what is deleted.
+ */
 export async function deleteFile(ctx: AppContext, user: CurrentUser, fileIdText: string | undefined) {
-  const file = await visibleFile(ctx.db, user, fileIdText);
-  const scope = regionScope(user);
-  if (scope !== 'all' && (await linkedRegionIds(ctx.db, file.id)).some((r) => !inScope(scope, r))) {
-    throw forbidden('该文件还关联其他区域的许可事项，无权删除');
-  }
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
+    const file = await visibleFile(trx, user, fileIdText);
+    await assertContentInScope(trx, user, file, '删除');
     if (!(await deletePermitFile(trx, file.id))) throw notFound(FILE_NOT_FOUND);
+    return file;
   });
-  return file;
 }
 
 /** An archived workbook by its id (the archive's download), within the user's scope. */
 export async function archivedFile(db: Executor, user: CurrentUser, fileIdText: string | undefined) {
   const file = await visibleFile(db, user, fileIdText);
   await assertContentInScope(db, user, file, '下载');
-  return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: await fileContent(db, file.id) };
+  return { filename: file.filename || 'permit-file.xlsx', content: await fileContent(db, file.id) };
 }
 
 /** The original workbook of a permit named by region and permit token (id, code or name). */
@@ -96,5 +97,5 @@ export async function permitOriginalFile(db: Executor, user: CurrentUser, region
   const file = await findFileOfPermit(db, permit.id);
   if (!file) throw notFound('当前许可没有关联的原始文件');
   await assertContentInScope(db, user, file, '下载');
-  return { filename: file.filename || 'permit-file.xlsx', contentType: file.content_type, content: Buffer.from(file.content) };
+  return { filename: file.filename || 'permit-file.xlsx', content: Buffer.from(file.content) };
 }

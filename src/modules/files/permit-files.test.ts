@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { createDepartment, createUser } from '../../../test/helpers/fixtures.js';
+import { generatedPermits, generatedWorkbook } from '../../../test/helpers/instances.js';
+import { multipartBody } from '../../../test/helpers/multipart.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { GUANGAN_CITY, importer, json, QIANFENG, seedCorpusRegions, workbookBytes } from '../importer/import.test-helpers.js';
+import { XLSX_TYPE } from './attachment.js';
 
 describe.each(testDialects())('archived workbooks on %s', (dialect) => {
   let t: TestApp;
@@ -126,5 +129,49 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     expect(json(noFile).message).toBe('当前许可没有关联的原始文件');
     const log = await t.dbh.db.selectFrom('operation_logs').selectAll().where('operation_type', '=', 'file_delete').orderBy('id').execute();
     expect(log.map((l) => [l.outcome, l.target_id])).toEqual([['failure', cityFile], ['success', cityFile], ['failure', cityFile]]);
+  });
+
+  it('serves a workbook uploaded as text/html as a workbook, an attachment the browser may not sniff', async () => {
+    const content = await generatedWorkbook(generatedPermits('type', 0, 2), '广安区', '类型主题');
+    const { payload, headers } = multipartBody({}, { file: { filename: '冒充网页.xlsx', content, contentType: 'text/html' } });
+    const up = await t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie: admin } });
+    expect(up.statusCode, up.body).toBe(200);
+    expect(json(up).data.content_type).toBe(XLSX_TYPE);
+    const commit = await importer(t).commit(admin, { session_id: json(up).data.session_id });
+    expect(commit.statusCode, commit.body).toBe(200);
+    const fileId = json(commit).data.file_id;
+    const stored = await t.dbh.db.selectFrom('permit_files').select(['content_type']).where('id', '=', Number(fileId)).executeTakeFirstOrThrow();
+    expect(stored.content_type).toBe(XLSX_TYPE);
+    expect((await list('?keyword=%E5%86%92%E5%85%85')).files).toEqual([expect.objectContaining({ id: fileId, content_type: XLSX_TYPE })]);
+
+    const byPermit = `/admin/permit-file/download?region=%E5%B9%BF%E5%AE%89%E5%8C%BA&permit=GEN000`;
+    for (const url of [`/admin/permit-files/${fileId}/download`, byPermit]) {
+      const res = await get(url, admin);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe(XLSX_TYPE);
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="download.xlsx"; filename*=UTF-8''${encodeURIComponent('冒充网页.xlsx')}`);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.rawPayload.equals(content)).toBe(true);
+    }
+  });
+
+  it('never answers with the type recorded with a file: a workbook goes out as a workbook, other bytes as application/octet-stream', async () => {
+    // Rows as an earlier version archived them, with the type the uploader claimed.
+    const [workbookFile] = (await list('?keyword=%E5%86%92%E5%85%85')).files;
+    await t.dbh.db.updateTable('permit_files').set({ content_type: 'text/html' }).where('id', '=', Number(workbookFile.id)).execute();
+    const markup = Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>');
+    const inserted = await t.dbh.db.insertInto('permit_files').values({
+      filename: 'page.html', content_type: 'text/html; charset=utf-8', size: markup.length, sha256: 'x', content: markup,
+      uploaded_by: '旧版本', uploader_id: null, region_id: null, created_at: '2026-01-01T00:00:00.000Z',
+    }).returning('id').executeTakeFirstOrThrow();
+
+    const workbook = await get(`/admin/permit-files/${workbookFile.id}/download`, admin);
+    expect([workbook.statusCode, workbook.headers['content-type']]).toEqual([200, XLSX_TYPE]);
+    const other = await get(`/admin/permit-files/${inserted.id}/download`, admin);
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['content-type']).toBe('application/octet-stream');
+    expect(other.headers['content-disposition']).toBe(`attachment; filename="page.html"; filename*=UTF-8''page.html`);
+    expect(other.headers['x-content-type-options']).toBe('nosniff');
+    expect(other.rawPayload.equals(markup)).toBe(true);
   });
 });

@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import type { CurrentUser } from '../auth/current-user.js';
-import { XLSX_TYPE } from '../files/attachment.js';
 import { findRegionsByTokens, insertRegion } from '../regions/regions.repository.js';
 import { loadCurrentUser } from '../users/users.repository.js';
 import { commitImport } from './commit.service.js';
@@ -61,7 +60,7 @@ export async function importDemoData(ctx: AppContext): Promise<void> {
   for (const demo of DEMO_WORKBOOKS) {
     try {
       const content = await readFile(`${DEMO_DIR}${demo.file}`);
-      const session = await createImportSession(ctx, admin, { filename: demo.file, contentType: XLSX_TYPE, content }, { mode: 'auto', departmentId: null });
+      const session = await createImportSession(ctx, admin, { filename: demo.file, content }, { mode: 'auto', departmentId: null });
       const preview = await previewSession(ctx, admin, session.session_id);
       const themeBindings: Record<string, string[]> = {};
       if (demo.sheetsAreThemes) {

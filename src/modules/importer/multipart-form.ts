@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../../http/errors.js';
 import { assertValidText } from '../../http/text-input.js';
 
+/** The part's own Content-Type is left out: it is only the uploader's claim (see storedFileType). */
 export interface UploadedFile {
   filename: string;
-  contentType: string;
   content: Buffer;
 }
 
@@ -14,8 +14,6 @@ export interface MultipartForm {
   file: UploadedFile | null;
   fields: Record<string, string>;
 }
-
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 /** What a multipart request may hold besides the file (app.ts gives these to the multipart plugin). */
 export const MULTIPART_LIMITS = { files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024 } as const;
@@ -70,7 +68,7 @@ export async function readMultipartForm(req: FastifyRequest, maxBytes: number): 
       if (part.type === 'file') {
         const content = await readFilePart(part.file, maxBytes);
         if (part.fieldname === 'file' && form.file === null) {
-          form.file = { filename: part.filename || 'upload.xlsx', contentType: part.mimetype || DEFAULT_CONTENT_TYPE, content };
+          form.file = { filename: part.filename || 'upload.xlsx', content };
         }
       } else if (typeof part.value === 'string') {
         form.fields[part.fieldname] = part.value;

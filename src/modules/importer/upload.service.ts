@@ -3,9 +3,9 @@ import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import { operatorName, type CurrentUser } from '../auth/current-user.js';
+import { storedFileType } from '../files/attachment.js';
 import { SESSION_TTL_MS } from './import-session.js';
 import { deleteExpiredSessions, deleteImportSession, insertImportSession } from './import-sessions.repository.js';
-import { DEFAULT_CONTENT_TYPE } from './multipart-form.js';
 import { encodeParsed } from './parsed-codec.js';
 import { WorkbookRejected } from './parser/errors.js';
 import { parseWorkbook } from './parser/parse-workbook.js';
@@ -13,9 +13,9 @@ import type { ParsedWorkbook } from './parser/types.js';
 import { describeSession, type SessionDescription } from './preview.service.js';
 import type { Binding } from './session-binding.js';
 
+/** A workbook to import: its name and bytes. What the uploader said its type was does not come in. */
 export interface WorkbookUpload {
   filename: string;
-  contentType: string | null;
   content: Buffer;
 }
 
@@ -55,7 +55,7 @@ export async function createImportSession(
     uploader_id: user.id,
     uploader_name: operatorName(user),
     filename: cleanFilename(upload.filename),
-    content_type: upload.contentType?.trim() || DEFAULT_CONTENT_TYPE,
+    content_type: storedFileType(upload.content),
     size: upload.content.length,
     sha256: createHash('sha256').update(upload.content).digest('hex'),
     content: upload.content,

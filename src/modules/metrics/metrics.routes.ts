@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { DatabaseHandle } from '../../db/connect.js';
 import { metricsDocs } from './metrics.openapi.js';
-import { metricsRefusal } from './metrics-access.js';
+import { metricsAccess } from './metrics-access.js';
 
 /**
  * Counts and times every answered request by its route pattern (`/…/admin/permits/:id`, never
@@ -79,8 +79,9 @@ function searchGauges(app: FastifyInstance, ctx: AppContext): void {
 export function registerMetricsRoute(app: FastifyInstance, ctx: AppContext, readDbh: DatabaseHandle | null): void {
   databaseGauges(ctx, readDbh);
   searchGauges(app, ctx);
+  const refusal = metricsAccess(ctx.config);
   app.get('/metrics', { config: { guard: 'public', doc: metricsDocs.metrics }, logLevel: 'warn' }, async (req, reply) => {
-    const refused = metricsRefusal(req, ctx.config.metricsToken);
+    const refused = refusal(req);
     if (refused) {
       if (refused.status === 401) reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw refused;

@@ -103,6 +103,51 @@ describe.each(testDialects())('GET /metrics on %s', (dialect) => {
     expect((await t.app.inject({ url: `${API}/metrics` })).statusCode).toBe(404);
   });
 
+  it('answers a loopback scraper only under a host name this service answers to (DNS rebinding)', async () => {
+    const refused = { success: false, message: METRICS_LOCAL_ONLY };
+    const scrapeAs = (host: string, remoteAddress = '127.0.0.1') => t.app.inject({ url: '/metrics', headers: { host }, remoteAddress });
+    // A page of a foreign name whose address was turned to 127.0.0.1 sends its own name: the answer an unauthorised client gets.
+    for (const host of ['evil.example', `evil.example:${t.config.port}`, 'localhost.evil.example', '127.0.0.1.evil.example', 'evil.example:80@localhost']) {
+      for (const remoteAddress of ['127.0.0.1', '::1']) {
+        const res = await scrapeAs(host, remoteAddress);
+        expect(res.statusCode, `${host} from ${remoteAddress}`).toBe(403);
+        expect(res.json()).toEqual(refused);
+        expect(res.body).not.toContain('lawrisk_');
+      }
+    }
+    for (const host of [`127.0.0.1:${t.config.port}`, '127.0.0.1', 'localhost', `LocalHost:${t.config.port}`, `[::1]:${t.config.port}`, '[::1]']) {
+      const res = await scrapeAs(host);
+      expect(res.statusCode, host).toBe(200);
+      expect(res.body).toContain('lawrisk_http_requests_total');
+    }
+    // Still only from this host.
+    const remote = await scrapeAs(`127.0.0.1:${t.config.port}`, '10.1.2.3');
+    expect([remote.statusCode, remote.json()]).toEqual([403, refused]);
+  });
+
+  it('counts the configured HOST among those names when it is one address, never when it is every address', async () => {
+    for (const [host, allowed, refused] of [
+      ['127.0.0.2', ['127.0.0.2', `127.0.0.2:${t.config.port}`, 'localhost'], ['evil.example', '0.0.0.0']],
+      ['::1', ['[::1]', `[::1]:${t.config.port}`], ['evil.example']],
+      ['0.0.0.0', ['localhost', `127.0.0.1:${t.config.port}`], ['0.0.0.0', `0.0.0.0:${t.config.port}`, 'evil.example']],
+      ['::', ['localhost'], ['[::]', 'evil.example']],
+    ] as const) {
+      const dbh = t.database.open();
+      const { app } = await buildApp({ ...t.config, host }, { dbh, logger: false });
+      try {
+        for (const name of allowed) expect((await app.inject({ url: '/metrics', headers: { host: name } })).statusCode, `${host}: ${name}`).toBe(200);
+        for (const name of refused) {
+          const res = await app.inject({ url: '/metrics', headers: { host: name } });
+          expect(res.statusCode, `${host}: ${name}`).toBe(403);
+          expect(res.json()).toEqual({ success: false, message: METRICS_LOCAL_ONLY });
+        }
+      } finally {
+        await app.close();
+        await dbh.close();
+      }
+    }
+  });
+
   it('answers anyone with the bearer token, and nobody without it, when METRICS_TOKEN is set', async () => {
     const dbh = t.database.open();
     const { app } = await buildApp({ ...t.config, metricsToken: TOKEN }, { dbh, logger: false });
@@ -120,6 +165,9 @@ describe.each(testDialects())('GET /metrics on %s', (dialect) => {
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toContain('lawrisk_http_requests_total');
       expect((await get({ authorization: `bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(200);
+      // The token is the whole rule: whatever name the scraper used.
+      expect((await get({ authorization: `Bearer ${TOKEN}`, host: 'metrics.scrape.example:9100' })).statusCode).toBe(200);
+      expect((await get({ host: 'evil.example' }, '127.0.0.1')).statusCode).toBe(401);
     } finally {
       await app.close();
       await dbh.close();

@@ -5,7 +5,7 @@ import { asInput, readInt, readString } from '../../../http/readers.js';
 import type { SearchIndexHolder } from '../search-index.service.js';
 import { parseRecordId } from '../../permits/record-id.js';
 import { listRegionRows } from '../../regions/regions.repository.js';
-import { sendAttachment } from '../../files/attachment.js';
+import { JSON_FILE_TYPE, sendAttachment } from '../../files/attachment.js';
 import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
 import { previewLexiconChange, PREVIEW_DEFAULT, PREVIEW_MAX } from './lexicon-preview.js';
 import type { LexiconRow } from './lexicon.repository.js';
@@ -114,7 +114,7 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
 
   app.get(`${root}/export`, { config: { guard: 'admin', failureMessage: '词库导出失败', doc: lexiconDocs.export } }, async (_req, reply) => {
     const file = await exportLexicon(ctx);
-    return sendAttachment(reply, `搜索词库-${file.exported_at.slice(0, 10)}.json`, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(file, null, 2)));
+    return sendAttachment(reply, `搜索词库-${file.exported_at.slice(0, 10)}.json`, JSON_FILE_TYPE, Buffer.from(JSON.stringify(file, null, 2)));
   });
 
   app.post(`${root}/import`, { bodyLimit: IMPORT_BODY_LIMIT, config: { guard: 'admin', operation: operation('import', '导入搜索词库'), doc: lexiconDocs.import } }, async (req) => {
