@@ -515,6 +515,22 @@ export const rows: Row[] = [
     ),
   },
   {
+    // Each caller edits a permit of its own, with the version it reads just before.
+    route: 'PATCH /admin/permits/:permit_id',
+    request: async (w, role) => {
+      const id = w.permits[{ anon: 'B-004', district: 'B-004', city: 'B-301', admin: 'B-302' }[role]];
+      const row = await w.t.dbh.db.selectFrom('permits').select('updated_at').where('id', '=', Number(id)).executeTakeFirstOrThrow();
+      return { method: 'PATCH', url: `/admin/permits/${id}`, payload: { updated_at: row.updated_at, contact_info: `已改-${role}` } };
+    },
+    expect: loggedIn(
+      fails(404, '许可事项不存在', async (w) => {
+        const row = await w.t.dbh.db.selectFrom('permits').select('contact_info').where('id', '=', Number(w.permits['B-004'])).executeTakeFirstOrThrow();
+        expect(row.contact_info ?? '').not.toContain('已改');
+      }),
+      ok((d, { role }) => expect([d.permit.contact_info, d.snapshot_batch_id]).toEqual([`已改-${role}`, expect.any(String)])),
+    ),
+  },
+  {
     route: 'POST /admin/permits/filter', request: (w) => ({ method: 'POST', url: '/admin/permits/filter', payload: { region: w.regionB } }),
     expect: loggedIn(
       ok((d) => expect(d).toEqual({ permits: [], pagination: { total: 0, page: 1, page_size: 0 } })),

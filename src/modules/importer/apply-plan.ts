@@ -3,12 +3,13 @@ import type { BulkInsert } from '../../db/bulk-insert.js';
 import type { Executor } from '../../db/database.js';
 import { ensureApprovalDepartmentIds } from '../approval-departments/approval-departments.repository.js';
 import { insertRegion } from '../regions/regions.repository.js';
+import { ensureRegionThemes } from '../themes/region-themes.repository.js';
 import type { SearchDoc } from '../search/engine/types.js';
 import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
 import type { ImportPlan, PlannedPermit, PlanRef } from './import-plan.types.js';
 import { markSessionCommitted, sessionContent, type ImportSessionHead } from './import-sessions.repository.js';
 import {
-  addThemeLinks, deleteRisksOf, ensureRegionThemes, findArchivedFile, insertArchivedFile, insertPermits, insertRisks,
+  addThemeLinks, deleteRisksOf, findArchivedFile, insertArchivedFile, insertPermits, insertRisks,
   insertTheme, linkPermitsToFile, removeThemeLinks, replaceApprovalLinks, updatePermit,
 } from './commit.repository.js';
 import { refKey } from './plan-refs.js';

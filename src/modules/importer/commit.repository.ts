@@ -96,16 +96,3 @@ export async function removeThemeLinks(db: Executor, permitId: number, themeIds:
   await db.deleteFrom('permit_themes').where('permit_id', '=', permitId).where('theme_id', 'in', themeIds).execute();
 }
 
-/** Offers each theme in each region it is now used in (the region-theme options of 2.3). */
-export async function ensureRegionThemes(db: Executor, pairs: Array<{ region_id: number; theme_id: number }>): Promise<void> {
-  if (pairs.length === 0) return;
-  const regionIds = [...new Set(pairs.map((p) => p.region_id))];
-  const have = new Set<string>();
-  for (const part of chunked(regionIds, ID_CHUNK)) {
-    const rows = await db.selectFrom('region_themes').select(['region_id', 'theme_id']).where('region_id', 'in', part).execute();
-    for (const r of rows) have.add(`${r.region_id}:${r.theme_id}`);
-  }
-  const missing = new Map<string, { region_id: number; theme_id: number }>();
-  for (const p of pairs) if (!have.has(`${p.region_id}:${p.theme_id}`)) missing.set(`${p.region_id}:${p.theme_id}`, p);
-  for (const part of chunked([...missing.values()], INSERT_CHUNK)) await db.insertInto('region_themes').values(part).execute();
-}

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { aliased, failure, fields, json, ok, okBody, routeDocs } from '../../http/openapi/route-doc.js';
+import { aliased, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { Region, regionToken } from '../regions/regions.openapi.js';
 import { ThemeRef } from '../themes/themes.openapi.js';
@@ -60,6 +60,49 @@ const deleteFields = fields({
   ...aliased('theme_id', ['theme'], Type.String({ description: 'One of the permit\'s themes; blank: resolved from the permit.' })),
   edited_by: Type.Optional(Type.String({ description: 'Recorded on the snapshot; default the user\'s username, then display name, then `admin`.' })),
   change_summary: Type.Optional(Type.String({ description: 'Recorded on the snapshot; blank becomes null.' })),
+});
+
+const editText = (description: string) => Type.Optional(Nullable(Type.String(), `${description} At most 5,000 characters; blank becomes null.`));
+const RiskEdit = Type.Object(
+  {
+    id: Type.Optional(Nullable(Type.String(), 'An existing risk of the permit (kept, changed, moved); absent: a new risk.')),
+    title: Type.Optional(Type.String({ description: '风险点; required for a new risk, kept when left out of an existing one (as every field).' })),
+    risk_type: editText('风险类型.'),
+    description: editText('风险描述.'),
+    legal_basis: editText('法律依据.'),
+    consequence: editText('法律后果.'),
+    prevention: editText('防范建议.'),
+    level: Type.Optional(Nullable(Type.String({ enum: ['高', '中', '低'] }), '风险等级: 高, 中 or 低; blank: none.')),
+  },
+  { additionalProperties: false },
+);
+
+const PermitEditBody = Type.Object(
+  {
+    updated_at: Type.String({ description: 'The permit\'s `updated_at` as it was read; required.' }),
+    name: Type.Optional(Type.String({ description: '事项名称; not blank.' })),
+    code: editText('事项编码, unique within the region.'),
+    implementation_level: editText('实施层级.'),
+    internal_contact: editText('内部联系人.'),
+    contact_info: editText('对外咨询电话.'),
+    visible: Type.Optional(Type.Boolean({ description: '检索可见.' })),
+    approval_departments: Type.Optional(Type.Array(Type.String(), { description: 'The approval departments in order (at most 50).' })),
+    theme_ids: Type.Optional(Type.Array(Type.String(), { description: 'Catalogue theme ids (at most 50); each is offered in the permit\'s region from then on.' })),
+    risks: Type.Optional(Type.Array(RiskEdit, { description: 'The whole risk list in order (at most 500): risks left out are deleted.' })),
+    edited_by: Type.Optional(Type.String({ description: 'Recorded on the snapshot; default the user\'s username.' })),
+    change_summary: editText('Recorded on the snapshot.'),
+  },
+  { additionalProperties: false },
+);
+
+export const PermitEditResult = Shape({
+  permit: PermitWithRisks,
+  snapshot_batch_id: Nullable(Id(), 'The batch holding the permit as it was; null when nothing changed.'),
+  changes: Type.String({ description: 'What changed, in words (empty when nothing did).' }),
+});
+
+const FieldErrors = Shape({
+  errors: Type.Array(Shape({ field: Type.String({ description: 'e.g. `name`, `risks[2].level`, `theme_ids[0]`.' }), message: Type.String() })),
 });
 
 export const DeletePermitResult = Shape(
@@ -195,6 +238,24 @@ export const permitDocs = routeDocs({
       400: failure('region_id 和 permit_id 均为必填; 未找到许可所属主题,无法删除; a permit name shared by several permits'),
       403: failure('A region outside the user\'s data scope: 无权操作该区域的数据'),
       404: failure('Region not found, Permit not found'),
+    },
+  },
+  edit: {
+    tags: ['permits'],
+    summary: 'Edit a permit: its fields, themes, approval departments and risks (snapshotted first)',
+    description:
+      'Each part given replaces what the permit has; what is left out stays. `updated_at` must be the permit\'s as it was read: ' +
+      'a permit changed since is refused with 409, nothing overwritten. The permit is saved as a snapshot batch (reason `edit`) ' +
+      'first, so restoring that batch undoes the edit, and every instance\'s search index follows. Outside the user\'s data ' +
+      'scope the permit does not exist (404). docs/maintenance.md, "Editing a permit".',
+    params: pathParams({ permit_id: 'The permit\'s id.' }),
+    body: PermitEditBody,
+    bodyRequired: true,
+    responses: {
+      200: ok('Saved (`message` 许可事项已保存), or nothing to change (没有需要保存的修改, `snapshot_batch_id` null).', PermitEditResult, Type.String()),
+      400: failure('Every mistake at once: `message` names the first ones, `data.errors` lists `{field, message}` for each (事项名称不能为空, 第 2 条风险的风险等级只能是 高、中 或 低, 该区域已有事项编码为 … 的许可事项, 主题不存在: …).', FieldErrors),
+      404: failure('No such permit, or one outside the user\'s regions: 许可事项不存在'),
+      409: failure('Changed since it was read: 该许可事项已在 … 被修改，… 请刷新后重新编辑, with `data.updated_at`.', Shape({ updated_at: Timestamp() })),
     },
   },
   advancedFilterGet: advancedFilter(true),

@@ -77,12 +77,20 @@ export function findCodeHolder(db: Executor, regionId: number, code: string, exc
 
 /** Sets a permit's theme links and its ordered approval departments (by id), replacing what it had. */
 export async function replacePermitLinks(db: Executor, permitId: number, themeIds: number[], departmentIds: number[]): Promise<void> {
+  await replaceThemeLinks(db, permitId, themeIds);
+  await replaceDepartmentLinks(db, permitId, departmentIds);
+}
+
+export async function replaceThemeLinks(db: Executor, permitId: number, themeIds: number[]): Promise<void> {
   await db.deleteFrom('permit_themes').where('permit_id', '=', permitId).execute();
-  await db.deleteFrom('permit_approval_departments').where('permit_id', '=', permitId).execute();
   const themes = [...new Set(themeIds)];
   if (themes.length > 0) {
     await db.insertInto('permit_themes').values(themes.map((theme_id) => ({ permit_id: permitId, theme_id }))).execute();
   }
+}
+
+export async function replaceDepartmentLinks(db: Executor, permitId: number, departmentIds: number[]): Promise<void> {
+  await db.deleteFrom('permit_approval_departments').where('permit_id', '=', permitId).execute();
   const depts = [...new Set(departmentIds)];
   if (depts.length > 0) {
     await db

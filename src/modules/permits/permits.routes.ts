@@ -5,11 +5,16 @@ import { asInput, isBlank, readNullableString, readString } from '../../http/rea
 import { defaultEditor } from '../auth/current-user.js';
 import { regionScope } from '../auth/data-scope.js';
 import { deletePermit } from './permit-delete.service.js';
+import { readPermitEdit } from './permit-edit.input.js';
+import { editPermit } from './permit-edit.service.js';
 import { browseRegionPermits, permitDetails } from './permits-browse.service.js';
 import { permitDocs } from './permits.openapi.js';
 
 /** The 4.6 reads answer every failure with `data: {}` beside the message. */
 const READ_CONFIG = { failureExtra: { data: {} } };
+
+/** A permit's edit carries its whole risk list: up to 500 risks of a few kB each. */
+const EDIT_BODY_LIMIT = 4 * 1024 * 1024;
 
 /** Query string overlaid by the non-blank fields of a JSON or form body ("JSON, form or query"). */
 function queryAndBody(req: FastifyRequest): Record<string, unknown> {
@@ -38,6 +43,22 @@ export function registerPermitRoutes(app: FastifyInstance, ctx: AppContext): voi
     const theme = readString(q, 'theme', 'theme_id');
     return { success: true, data: await permitDetails(ctx.readDb, regionScope(req.user), { region, permit, theme }) };
   });
+
+  app.patch(
+    `${apiRoot}/admin/permits/:permit_id`,
+    { bodyLimit: EDIT_BODY_LIMIT, config: { operation: { type: 'update', summary: '修改许可事项', targetType: 'permit' }, doc: permitDocs.edit } },
+    async (req: FastifyRequest<{ Params: { permit_id: string } }>) => {
+      req.operation.targetId = req.params.permit_id;
+      const edit = readPermitEdit(asInput(req.body));
+      const result = await editPermit(ctx, regionScope(req.user), req.params.permit_id, edit, edit.editedBy ?? defaultEditor(req.user));
+      const name = result.permit.name;
+      req.operation.targetName = name;
+      req.operation.summary = result.changes
+        ? `修改许可事项 ${name}：${result.changes}（修改前的内容已保存为快照批次 #${result.snapshot_batch_id}）`
+        : `修改许可事项 ${name}：没有改动`;
+      return { success: true, message: result.changes ? '许可事项已保存' : '没有需要保存的修改', data: result };
+    },
+  );
 
   app.delete(
     `${apiRoot}/admin/permits`,

@@ -13,7 +13,7 @@ export const SnapshotEntry = Shape(
     permit_code: Nullable(Type.String()),
     edited_by: Type.String(),
     change_summary: Nullable(Type.String()),
-    reason: Type.String({ description: 'What the batch was taken before: `delete`, `import` or `restore`.' }),
+    reason: Type.String({ description: 'What the batch was taken before: `delete`, `import`, `restore` or `edit`.' }),
     created_at: Timestamp(),
     risk_count: Count('Risks of the permit saved in the batch.'),
   },
