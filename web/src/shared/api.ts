@@ -1,6 +1,7 @@
 import { ElMessage } from 'element-plus';
 import { ref } from 'vue';
 import { apiRoot } from './api-root';
+import { chineseMessage } from './words';
 
 export { apiRoot } from './api-root';
 
@@ -56,8 +57,8 @@ export function apiUrl(path: string, query?: Query): string {
 }
 
 function messageOf(status: number, body: Record<string, unknown>): string {
-  if (typeof body.message === 'string' && body.message) return body.message;
-  if (typeof body.error === 'string' && body.error) return body.error;
+  if (typeof body.message === 'string' && body.message) return chineseMessage(body.message);
+  if (typeof body.error === 'string' && body.error) return chineseMessage(body.error);
   if (status === 0) return '网络连接失败，请检查网络后重试';
   return `请求失败（HTTP ${status}）`;
 }
