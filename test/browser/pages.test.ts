@@ -166,11 +166,12 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
 
   it('deletes the permit after a confirmation naming the snapshot, and restores it from that snapshot', async () => {
     await page.getByRole('button', { name: '删除事项' }).click();
-    const confirmText = await textOf(messageBox(page).locator('.el-message-box__message'));
+    const confirm = dialog(page, '删除许可事项');
+    const confirmText = await textOf(confirm.locator('.el-dialog__body'));
     expect(confirmText).toContain(`${target.risks.length} 条风险记录`);
     expect(confirmText).toContain(target.name);
     await screenshot(page, 'permit-delete-confirm');
-    await clickInMessageBox(page, '删除并保存快照');
+    await confirm.getByRole('button', { name: '删除并保存快照' }).click();
     expect(await successMessage(page)).toContain('快照批次');
     await page.waitForURL(/#\/snapshots\?/);
     const row = page.locator('.snapshot-table tbody tr').filter({ hasText: target.name }).first();

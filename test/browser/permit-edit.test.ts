@@ -136,6 +136,31 @@ describe('editing the catalogue in the pages', { timeout: 90_000 }, () => {
     expect(gone.status()).toBe(404);
   });
 
+  it('asks before replacing the import template', async () => {
+    await page.goto(url('/admin/super#/template'));
+    await page.locator('.file-drop input[type=file]').setInputFiles({ name: '新模板.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\x03\x04') });
+    await page.getByRole('button', { name: '上传并替换' }).click();
+    const box = page.locator('.el-message-box');
+    await box.waitFor();
+    expect(await box.innerText()).toContain('将用「新模板.xlsx」替换');
+    await screenshot('template-replace-confirm');
+    await box.getByRole('button', { name: '取消' }).click();
+  });
+
+  it('tells a department account that opens an administrators\' view by its address that it is not for it', async () => {
+    const created = await page.request.post(url('/admin/users'), {
+      data: { username: 'district-editor', password: 'District-Pass-1', grade: 50 }, headers: { origin: world.server.base },
+    });
+    expect(created.status()).toBe(200);
+    await page.request.post(url('/auth/logout'), { headers: { origin: world.server.base } });
+    await logIn(page, url('/login'), 'district-editor', 'District-Pass-1');
+    await page.waitForURL(/\/db_admin/);
+    await page.goto(url('/db_admin#/checkpoints'));
+    expect(await textOf(page.locator('.el-result'))).toContain('该页面仅对管理员开放');
+    expect(await page.getByRole('button', { name: '创建检查点' }).count()).toBe(0);
+    await screenshot('admin-view-refused');
+  });
+
   it('ran without script errors or Content-Security-Policy violations', () => {
     expect([...world.pageErrors, ...world.cspViolations]).toEqual([]);
   });

@@ -43,6 +43,8 @@ export async function permitDetails(
   if (!permit) throw notFound(PERMIT_NOT_FOUND);
   const selected = matchTheme(permit.themes, req.theme) ?? resolved ?? permit.theme ?? permit.themes[0] ?? null;
   if (selected) permit.theme = selected;
+  const file = row.source_file_id === null ? undefined
+    : await db.selectFrom('permit_files').select(['id', 'filename']).where('id', '=', row.source_file_id).executeTakeFirst();
   return {
     region: req.region,
     region_info: presentRegion(region),
@@ -50,5 +52,6 @@ export async function permitDetails(
     permit,
     theme_display: selected,
     selected_theme_id: selected?.id ?? '',
+    source_file: file ? { id: String(file.id), filename: file.filename } : null,
   };
 }

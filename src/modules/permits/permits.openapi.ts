@@ -218,6 +218,7 @@ export const permitDocs = routeDocs({
           permit: PermitWithRisks,
           theme_display: Nullable(ThemeRef, 'The selected theme (also `permit.theme`).'),
           selected_theme_id: Type.String({ description: 'Its id; empty when none is selected.' }),
+          source_file: Nullable(Shape({ id: Id(), filename: Type.String() }), 'The archived workbook the permit came from, by name; null when it has none (or it was deleted).'),
         }),
       ),
       400: failure('region and permit are required; 该区域有多个名为“…”的许可事项，请改用许可 ID 或事项编码'),

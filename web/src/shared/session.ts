@@ -1,4 +1,5 @@
 import { computed, ref } from 'vue';
+import { personLabel } from './words';
 import { api, pageUrls, passwordChangeRequired } from './api';
 import type { CurrentUser } from './types';
 
@@ -25,7 +26,7 @@ export async function logout(): Promise<void> {
 }
 
 export function userLabel(u: CurrentUser | null): string {
-  return u ? u.display_name || u.username : '';
+  return u ? personLabel(u) : '';
 }
 
 export const ROLE_LABELS: Record<string, string> = { admin: '超级管理员', department_admin: '部门管理员' };

@@ -51,3 +51,13 @@ export const tableLabel = (table: string): string => TABLES[table] ?? table;
 
 /** Who changed something, when it was the service itself rather than a person. */
 export const actorLabel = (name: string | null | undefined): string => (name === 'system' ? '系统' : name === 'cli' ? '命令行' : (name ?? ''));
+
+/**
+ * A person as every page names them: the account (username), with the display name before it
+ * when it has one (超级管理员（admin）); the service itself as 系统.
+ */
+export function personLabel(p: { username: string | null; display_name?: string | null } | null): string {
+  if (!p?.username) return p?.display_name || '—';
+  if (p.username === 'system' || p.username === 'cli') return actorLabel(p.username);
+  return p.display_name && p.display_name !== p.username ? `${p.display_name}（${p.username}）` : p.username;
+}
