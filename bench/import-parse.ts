@@ -8,6 +8,7 @@
 import ExcelJS from 'exceljs';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
 import { COLUMNS } from '../src/modules/importer/parser/columns.js';
+import { benchParseLimits } from './import-run.js';
 
 const RISK_ROWS = Number(process.argv[2] ?? 50_000);
 const RUNS = Number(process.argv[3] ?? 5);
@@ -59,7 +60,7 @@ console.log(`workbook: ${RISK_ROWS} risk rows, ${(buf.length / 1024 / 1024).toFi
 
 // One untimed run of each warms up the JIT.
 await new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer);
-await parseWorkbook(buf);
+await parseWorkbook(buf, benchParseLimits());
 
 const bare: number[] = [];
 const ours: number[] = [];
@@ -67,7 +68,7 @@ let risks = 0;
 for (let i = 0; i < RUNS; i++) {
   bare.push(await time(() => new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer)));
   ours.push(await time(async () => {
-    const parsed = await parseWorkbook(buf);
+    const parsed = await parseWorkbook(buf, benchParseLimits());
     risks = parsed.sheets.reduce((n, s) => n + s.permits.reduce((m, p) => m + p.risks.length, 0), 0);
   }));
 }

@@ -26,6 +26,8 @@ import { prepareImportFiles } from './modules/files/import-template.js';
 import { AppMetrics } from './modules/metrics/app-metrics.js';
 import { registerHttpMetrics, registerMetricsRoute } from './modules/metrics/metrics.routes.js';
 import { MULTIPART_LIMITS } from './modules/importer/multipart-form.js';
+import { ParseSlots } from './modules/importer/parse-slots.js';
+import { ParseWorkers } from './modules/importer/parse-workers.js';
 import { ParsedWorkbookCache } from './modules/importer/parsed-workbook-cache.js';
 import { registerOperationRecorder } from './modules/operation-log/operation-recorder.js';
 import { registerPageRoutes } from './pages/pages.routes.js';
@@ -116,6 +118,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now ?? Date.now,
     instanceId: randomUUID(),
     parsedWorkbooks: new ParsedWorkbookCache(),
+    parseSlots: new ParseSlots(config.importMaxParses, config.importParseWaitMs),
+    parseWorkers: new ParseWorkers(config.importParseMemoryMb),
     onDataChanged: [],
   };
 
@@ -142,6 +146,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // onClose hooks run last-registered first: the databases close after every module's own
   // close (the query log writes what is waiting, the change feed stops).
   app.addHook('onClose', async () => {
+    await ctx.parseWorkers.close();
     if (readDbh) await readDbh.close();
     if (ownsDb) await dbh.close();
   });

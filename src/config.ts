@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
+import { DEFAULT_PARSE_LIMITS } from './modules/importer/parser/parse-limits.js';
 
 /** Every setting of the service, parsed and validated once at start-up. */
 export interface Config {
@@ -20,6 +21,17 @@ export interface Config {
   searchRateLimit: number;
   loginRateLimit: number;
   importMaxBytes: number;
+  /** What one uploaded workbook may hold, counted before it is read (docs/import.md). */
+  importMaxCells: number;
+  importMaxSharedStrings: number;
+  importMaxUncompressedBytes: number;
+  /** Heap of the worker thread each parse runs in, in MB: past it the workbook is refused, the service keeps running. */
+  importParseMemoryMb: number;
+  /** Parses running at once on this instance; a further one waits up to importParseWaitMs, then gets 429. */
+  importMaxParses: number;
+  importParseWaitMs: number;
+  /** Uploads and re-imports a minute per user; 0 turns the limit off. */
+  importRateLimit: number;
   /** Bearer token that opens `/metrics` to other hosts; without one it answers loopback scrapes only. */
   metricsToken: string | null;
   /** Days the query log keeps what people asked; 0 turns it off (docs/query-log.md). */
@@ -140,6 +152,14 @@ export function loadConfig(env: Env = process.env): Config {
     searchRateLimit: intSetting(env, 'SEARCH_RATE_LIMIT', 1200, 0, 10_000_000),
     loginRateLimit: intSetting(env, 'LOGIN_RATE_LIMIT', 60, 0, 10_000_000),
     importMaxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    importMaxCells: intSetting(env, 'IMPORT_MAX_CELLS', DEFAULT_PARSE_LIMITS.maxCells, 1, 100_000_000),
+    importMaxSharedStrings: intSetting(env, 'IMPORT_MAX_SHARED_STRINGS', DEFAULT_PARSE_LIMITS.maxSharedStrings, 1, 100_000_000),
+    importMaxUncompressedBytes: intSetting(env, 'IMPORT_MAX_UNCOMPRESSED_BYTES', DEFAULT_PARSE_LIMITS.maxUncompressedBytes, 1024 * 1024, 4 * 1024 ** 3),
+    // Twice what a workbook at the default cell and shared-string limits needs (docs/import.md).
+    importParseMemoryMb: intSetting(env, 'IMPORT_PARSE_MEMORY_MB', 384, 32, 64 * 1024),
+    importMaxParses: intSetting(env, 'IMPORT_MAX_PARSES', 2, 1, 64),
+    importParseWaitMs: intSetting(env, 'IMPORT_PARSE_WAIT_MS', 5000, 0, 600_000),
+    importRateLimit: intSetting(env, 'IMPORT_RATE_LIMIT', 10, 0, 10_000_000),
     metricsToken,
     queryLogDays: intSetting(env, 'QUERY_LOG_DAYS', 90, 0, 3650),
     utcOffsetMinutes: offsetSetting(env, 'UTC_OFFSET', '+08:00'),

@@ -3,6 +3,8 @@ import type { Config } from './config.js';
 import { crashPoint } from './crash-point.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { DB } from './db/database.js';
+import type { ParseSlots } from './modules/importer/parse-slots.js';
+import type { ParseWorkers } from './modules/importer/parse-workers.js';
 import type { ParsedWorkbookCache } from './modules/importer/parsed-workbook-cache.js';
 import type { AppMetrics } from './modules/metrics/app-metrics.js';
 import type { SearchDoc } from './modules/search/engine/types.js';
@@ -27,6 +29,10 @@ export interface AppContext {
   instanceId: string;
   /** The parsed workbook of the import session worked with last (importer/parsed-workbook-cache.ts). */
   parsedWorkbooks: ParsedWorkbookCache;
+  /** The workbook parses running on this instance, at most IMPORT_MAX_PARSES (importer/parse-slots.ts). */
+  parseSlots: ParseSlots;
+  /** The worker threads workbooks are parsed in, each heap capped at IMPORT_PARSE_MEMORY_MB (importer/parse-workers.ts). */
+  parseWorkers: ParseWorkers;
   /** Hooks run after any committed change of searchable data (wired by the search module). */
   onDataChanged: Array<(change: DataChange) => void | Promise<void>>;
 }

@@ -33,7 +33,7 @@ const STARTUP_LIMIT_MS = 20 * 60_000;
 /**
  * The real server on a fresh SQLite database in a temporary directory: the demo catalogue
  * (DEMO_DATA=1, imported through the import path at start-up) or the synthetic scale catalogue
- * (written beforehand). The search rate limit is off: the bench is one client asking a lot.
+ * (written beforehand). The search and upload rate limits are off: the bench is one client asking a lot.
  */
 export async function startBenchServer(catalogue: Catalogue, scale?: ScaleOptions, env: Record<string, string> = {}): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lawrisk-load-'));
@@ -48,7 +48,7 @@ export async function startBenchServer(catalogue: Catalogue, scale?: ScaleOption
     const started = process.hrtime.bigint();
     const proc = await startServer({
       DATA_DIR: dir, DATABASE_URL: `sqlite:${dbPath}`, DEMO_DATA: catalogue === 'demo' ? '1' : '0',
-      ADMIN_PASSWORD: adminPassword, SEARCH_RATE_LIMIT: '0', LOG_LEVEL: 'warn', ...env,
+      ADMIN_PASSWORD: adminPassword, SEARCH_RATE_LIMIT: '0', IMPORT_RATE_LIMIT: '0', LOG_LEVEL: 'warn', ...env,
     }, { healthyWithinMs: STARTUP_LIMIT_MS });
     const startupSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     return {

@@ -10,6 +10,8 @@ import { CliError, EXIT } from './errors.js';
 import type { CliIo } from './io.js';
 import { cliLogger } from './logger.js';
 import { cliOperator, type CliOperator } from './operator.js';
+import { ParseSlots } from '../modules/importer/parse-slots.js';
+import { ParseWorkers } from '../modules/importer/parse-workers.js';
 import { ParsedWorkbookCache } from '../modules/importer/parsed-workbook-cache.js';
 
 /** A command's connection to the service's database, with what services expect around it. */
@@ -68,6 +70,8 @@ export async function openSession(io: CliIo, opts: OpenOptions = {}): Promise<Cl
     now: Date.now,
     onDataChanged: [],
     parsedWorkbooks: new ParsedWorkbookCache(),
+    parseSlots: new ParseSlots(config.importMaxParses, config.importParseWaitMs),
+    parseWorkers: new ParseWorkers(config.importParseMemoryMb),
     // Services write their changes to the feed themselves, in their own transactions.
     instanceId: `cli:${randomUUID()}`,
     // Durations the services record; a command's own process has no /metrics to show them.
@@ -78,7 +82,10 @@ export async function openSession(io: CliIo, opts: OpenOptions = {}): Promise<Cl
     ctx,
     operator: cliOperator(io.env),
     announce: (change) => ctx.db.transaction().execute((trx) => recordChange(ctx, trx, change)),
-    close: () => dbh.close(),
+    close: async () => {
+      await ctx.parseWorkers.close();
+      await dbh.close();
+    },
   };
 }
 

@@ -123,6 +123,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     if (known) {
       if (known.status >= 500) req.log.warn({ err }, 'request failed');
+      void reply.headers(known.headers);
       if (known.body !== undefined) return reply.status(known.status).send(known.body);
       return reply
         .status(known.status)

@@ -9,6 +9,8 @@ export class AppError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
     readonly body?: unknown,
+    /** Response headers the refusal carries (Retry-After of a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -20,4 +22,6 @@ export const unauthorized = (message = '请先登录') => new AppError(401, mess
 export const forbidden = (message = '权限不足', extra?: Record<string, unknown>) => new AppError(403, message, extra);
 export const notFound = (message: string, extra?: Record<string, unknown>) => new AppError(404, message, extra);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, message, extra);
-export const tooMany = (message: string) => new AppError(429, message);
+/** 429; with `retryAfterSeconds`, a Retry-After header telling the client when to try again. */
+export const tooMany = (message: string, retryAfterSeconds?: number) =>
+  new AppError(429, message, {}, undefined, retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) });

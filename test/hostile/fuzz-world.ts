@@ -47,7 +47,7 @@ function smallWorkbook(): Promise<Buffer> {
 export async function buildFuzzWorld(dialect: DialectKind): Promise<FuzzWorld> {
   const seen: RouteOptions[] = [];
   const t = await buildTestApp(dialect, {
-    env: { LOGIN_RATE_LIMIT: '0', SEARCH_RATE_LIMIT: '0' },
+    env: { LOGIN_RATE_LIMIT: '0', SEARCH_RATE_LIMIT: '0', IMPORT_RATE_LIMIT: '0' },
     build: { onRoute: (r) => void seen.push(r) },
   });
   const db = t.dbh.db;

@@ -13,7 +13,8 @@ const ERRORS: Record<string, string> = {
  * at all (the full Vue page replaces it when the web pages are built).
  */
 export function loginPage(apiRoot: string, next: string | null, errorCode: string | null): string {
-  const error = errorCode ? (ERRORS[errorCode] ?? '登录失败') : null;
+  // An own key only: `?error=constructor` must not find Object.prototype's.
+  const error = errorCode ? (Object.hasOwn(ERRORS, errorCode) ? ERRORS[errorCode] : '登录失败') : null;
   return simplePage(
     '登录 - 许可事项法律风险管理',
     `<h1>许可事项法律风险管理</h1>

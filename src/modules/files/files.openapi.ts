@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { aliased, content, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
-import { SessionDescription } from '../importer/import.openapi.js';
+import { PARSE_REFUSALS, SessionDescription } from '../importer/import.openapi.js';
 import { BYTES_TYPE, XLSX_TYPE } from './attachment.js';
 
 export const PermitFileListing = Shape(
@@ -63,8 +63,10 @@ export const fileDocs = routeDocs({
     params: fileParams,
     responses: {
       200: ok('The session description.', SessionDescription),
+      400: failure(`The parser's refusals: ${PARSE_REFUSALS.limits}`),
       403: failure('该账号未绑定服务部门,无法执行重新导入'),
       404: failure('文件不存在'),
+      429: [PARSE_REFUSALS.rate, PARSE_REFUSALS.busy],
     },
   },
   remove: {
@@ -110,7 +112,8 @@ export const fileDocs = routeDocs({
     consumes: ['multipart/form-data'],
     responses: {
       200: ok('The new metadata.', TemplateMeta),
-      400: failure('请上传模板文件, 上传的模板为空, 模板中没有可识别的表头行（…）, the parser\'s refusals'),
+      400: failure(`请上传模板文件, 上传的模板为空, 模板中没有可识别的表头行（…）, the parser's refusals (${PARSE_REFUSALS.limits})`),
+      429: PARSE_REFUSALS.busy,
     },
   },
   templateDownload: {

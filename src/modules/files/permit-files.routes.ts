@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
 import { sendStoredFile } from './attachment.js';
@@ -7,8 +7,11 @@ import { archivedFile, deleteFile, listFiles, permitOriginalFile, reimportFile }
 
 type FileParams = { Params: { file_id: string } };
 
-/** The archive of imported workbooks (interface 4.7). Every route needs a login (the /admin default). */
-export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * The archive of imported workbooks (interface 4.7). Every route needs a login (the /admin
+ * default); a re-import counts against IMPORT_RATE_LIMIT with the uploads (`uploadLimiter`).
+ */
+export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestHookHandler | null): void {
   const { apiRoot } = ctx.config;
 
   app.get(`${apiRoot}/admin/permit-files`, { config: { failureMessage: '文件列表加载失败', doc: fileDocs.list } }, async (req) => {
@@ -21,10 +24,14 @@ export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext):
     return { success: true, data };
   });
 
-  app.post<FileParams>(`${apiRoot}/admin/permit-files/:file_id/reimport`, { config: { doc: fileDocs.reimport } }, async (req) => {
-    const data = await reimportFile(ctx, req.user!, readString(asInput(req.params), 'file_id'));
-    return { success: true, data };
-  });
+  app.post<FileParams>(
+    `${apiRoot}/admin/permit-files/:file_id/reimport`,
+    { config: { doc: fileDocs.reimport }, ...(uploadLimiter ? { onRequest: uploadLimiter } : {}) },
+    async (req) => {
+      const data = await reimportFile(ctx, req.user!, readString(asInput(req.params), 'file_id'));
+      return { success: true, data };
+    },
+  );
 
   app.delete<FileParams>(
     `${apiRoot}/admin/permit-files/:file_id`,

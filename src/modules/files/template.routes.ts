@@ -40,7 +40,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
       if (!form.file) throw badRequest('请上传模板文件');
       if (form.file.content.length === 0) throw badRequest('上传的模板为空');
       // The template is what clerks fill in: it must be a workbook the importer itself recognises.
-      const parsed = await parseUploadedWorkbook(form.file.content);
+      const parsed = await parseUploadedWorkbook(ctx, form.file.content);
       if (!parsed.sheets.some((s) => s.headerRow !== null)) {
         throw badRequest('模板中没有可识别的表头行（至少需要三个已知列名，如 许可事项、风险点、法律依据）');
       }

@@ -8,8 +8,8 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.
 import { dumpDatabase, importer, importerApp, json } from './import.test-helpers.js';
 import { tooLargeMessage } from './multipart-form.js';
 import { NOT_A_WORKBOOK_MESSAGE } from './parser/errors.js';
-import { CANONICAL_HEADER, workbookBuffer } from './parser/test-support.js';
-import { deflatedEntry, handWrittenXlsx, rowXml, zeroBombEntry, zipOf, type SheetCell } from './parser/test-zip.js';
+import { CANONICAL_HEADER, gridWorkbook, workbookBuffer } from './parser/test-support.js';
+import { deflatedEntry, handWrittenXlsx, MAIN_NS, repeatedEntry, rowXml, zeroBombEntry, zipOf, type SheetCell } from './parser/test-zip.js';
 
 /**
  * Hostile workbooks through the real upload route (docs/hostile-input.md): each is refused with a
@@ -23,15 +23,25 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 /** A row in canonical column order from cells keyed by canonical name. */
 const cells = (byName: Record<string, SheetCell>): SheetCell[] => CANONICAL_HEADER.map((h) => byName[h] ?? null);
 
-/** 1,000,000 rows of one sheet, deflated as generated (about 10 MB; 110 MB of sheet XML). */
+/**
+ * 1,000,000 row records of one sheet, deflated as generated. Rows of cells that many would pass
+ * the cell and size limits long before the row limit; rows that hold no cell (formatting only,
+ * in a real file) reach it within them: 22 MB of sheet XML.
+ */
 async function millionRowWorkbook(): Promise<Buffer> {
   function* rows() {
     yield rowXml(1, ['许可事项', '风险点', '法律依据']);
-    for (let i = 2; i <= 1_000_000; i++) {
-      yield `<row r="${i}"><c r="A${i}" t="inlineStr"><is><t>许可事项${i % 97}</t></is></c><c r="B${i}" t="inlineStr"><is><t>风险</t></is></c></row>`;
-    }
+    for (let i = 2; i <= 1_000_000; i++) yield `<row r="${i}"></row>`;
   }
   return handWrittenXlsx({ sheets: [{ name: '一百万行', rows: rows() }] });
+}
+
+/** `count` shared strings `unit` (with a sheet of the canonical header), deflated by repetition: a few hundred kilobytes for millions. */
+function sharedStringsWorkbook(unit: string, count: number): Promise<Buffer> {
+  return handWrittenXlsx({
+    sheets: [{ name: '共享字符串', rows: [rowXml(1, CANONICAL_HEADER)] }],
+    extra: [repeatedEntry('xl/sharedStrings.xml', { head: `<sst xmlns="${MAIN_NS}">`, unit, count, tail: '</sst>' })],
+  });
 }
 
 /** A Word document saved under an .xlsx name: a real zip, with word/document.xml and no workbook. */
@@ -65,6 +75,7 @@ async function listeningTrap(): Promise<{ server: Server; base: string; hits: st
 }
 
 let millionRows: Promise<Buffer> | null = null;
+let overCellLimit: Promise<Buffer> | null = null;
 
 describe.each(testDialects())('hostile workbooks through the upload route (%s)', (dialect) => {
   let t: TestApp;
@@ -89,7 +100,7 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
     const parts = [deflatedEntry('[Content_Types].xml', '<Types/>'), deflatedEntry('xl/workbook.xml', '<workbook><sheets/></workbook>')];
     const honest = zipOf([...parts, zeroBombEntry('xl/worksheets/sheet1.xml', 1024 ** 3)]);
     expect(honest.length).toBeLessThan(1.1 * MB);
-    await refused(honest, '炸弹.xlsx', '工作簿解压后超过 200 MB，已拒绝');
+    await refused(honest, '炸弹.xlsx', '工作簿解压后超过 24 MB，已拒绝');
     const lying = zipOf([...parts, zeroBombEntry('xl/sharedStrings.xml', 1024 ** 3, { declaredSize: 4096 })]);
     await refused(lying, '炸弹.xlsx', NOT_A_WORKBOOK_MESSAGE);
   });
@@ -97,6 +108,8 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
   it('refuses a workbook of 1,000,000 rows by the row limit before exceljs reads it', async () => {
     const content = await (millionRows ??= millionRowWorkbook());
     expect(content.length).toBeLessThan(20 * MB);
+    // The parse runs in a worker thread (parse-in-worker.ts): this proves the service's own thread
+    // never loads the workbook; zip-guard.test.ts proves the guard refuses it before exceljs does.
     const load = vi.spyOn(Object.getPrototypeOf(new ExcelJS.Workbook().xlsx) as { load: () => Promise<unknown> }, 'load');
     const rss = process.memoryUsage().rss;
     const started = performance.now();
@@ -107,6 +120,22 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
     );
     expect(load).not.toHaveBeenCalled();
     load.mockRestore();
+  });
+
+  it('refuses millions of shared strings in a small file: by the size limit, and within it by their count', async () => {
+    // What the security review sent: 8,000,000 shared strings (136 MB of XML) in about 330 KB.
+    const review = await sharedStringsWorkbook('<si><t>x</t></si>', 8_000_000);
+    expect(review.length).toBeLessThan(400 * 1024);
+    await refused(review, '共享字符串.xlsx', '工作簿解压后超过 24 MB，已拒绝');
+    // 2,000,000 empty ones fit in 10 MB: the guard counts them and stops at the limit.
+    const within = await sharedStringsWorkbook('<si/>', 2_000_000);
+    await refused(within, '共享字符串.xlsx', '工作簿中不重复的文本超过上限（每个工作簿最多 35000 条），已拒绝');
+  });
+
+  it('refuses a workbook over the cell limit', async () => {
+    // 15 header cells and 20,000 rows of 15 numbers: 300,015 cells, within the row and size limits.
+    const content = await (overCellLimit ??= gridWorkbook(20_000, (r) => r));
+    await refused(content, '单元格.xlsx', '工作簿单元格数超过上限（每个工作簿最多 300000 个单元格），已拒绝');
   });
 
   it('refuses an .xlsx that is really a renamed .docx', async () => {

@@ -27,7 +27,8 @@ describe.each(testDialects())('workbook upload and preview on %s', (dialect) => 
   let cityDept = 0;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect, { build: { now: () => clock } });
+    // Uploads more often in a minute than a clerk would: IMPORT_RATE_LIMIT has its own test (import-load-limits.test.ts).
+    t = await buildTestApp(dialect, { env: { IMPORT_RATE_LIMIT: '0' }, build: { now: () => clock } });
     regions = await seedCorpusRegions(t.dbh.db);
     districtDept = await createDepartment(t.dbh.db, { name: '区行政审批局', code: 'XZSP', region_id: regions['广安区'] });
     cityDept = await createDepartment(t.dbh.db, { name: '市行政审批局', code: 'SXZSP', region_id: regions['广安市'] });

@@ -4,6 +4,21 @@ import { Count, Id, Named, Nullable, Shape, Timestamp } from '../../http/openapi
 import { COLUMNS } from './parser/columns.js';
 import { FINDING_CODES } from './parser/findings.js';
 
+/** The answers of every route that parses an uploaded workbook (upload, re-import, template): docs/import.md. */
+export const PARSE_REFUSALS = {
+  busy: failure(
+    'Every parse slot of the instance (IMPORT_MAX_PARSES) still busy after IMPORT_PARSE_WAIT_MS: 正在解析的工作簿过多，请稍后重试, ' +
+      'with a Retry-After header.',
+  ),
+  rate: failure(
+    'More than IMPORT_RATE_LIMIT uploads and re-imports a minute by this user: 上传过于频繁（每个账号每分钟最多 N 次上传或重新导入），请稍后再试, ' +
+      'with a Retry-After header.',
+  ),
+  limits:
+    '工作簿解压后超过 N MB，已拒绝, 工作簿行数超过上限（…）, 工作簿单元格数超过上限（…）, 工作簿中不重复的文本超过上限（…）, ' +
+    '工作簿内容过多，解析时超出内存上限，已拒绝；请拆分后分批上传',
+};
+
 /** A problem of a workbook, with where it is (parser and database-aware findings alike). */
 export const Finding = Shape(
   {
@@ -160,9 +175,11 @@ export const importDocs = routeDocs({
       200: ok('The session description.', SessionDescription),
       400: failure(
         '请选择要上传的Excel文件, 上传的文件为空, 文件超过大小限制（最大 N MB），请拆分后分批上传, 文件不是有效的 Excel 工作簿，无法解析 and the ' +
-          'parser\'s other refusals, binding_mode 只能是 auto 或 department, binding_mode 为 department 时必须提供 department_id, 部门不存在：…',
+          `parser's other refusals (${PARSE_REFUSALS.limits}), binding_mode 只能是 auto 或 department, ` +
+          'binding_mode 为 department 时必须提供 department_id, 部门不存在：…',
       ),
       403: failure('只能绑定本账号所属的部门'),
+      429: [PARSE_REFUSALS.rate, PARSE_REFUSALS.busy],
     },
   },
   previewBySession: {

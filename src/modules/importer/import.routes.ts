@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { asInput, readString } from '../../http/readers.js';
@@ -10,11 +10,14 @@ import { previewSession } from './preview.service.js';
 import { uploadBinding } from './session-binding.js';
 import { createImportSession } from './upload.service.js';
 
-/** Upload → preview → commit (interface 4.7). Every route needs a login (the /admin default). */
-export function registerImportRoutes(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * Upload → preview → commit (interface 4.7). Every route needs a login (the /admin default);
+ * `uploadLimiter` is IMPORT_RATE_LIMIT's (upload-rate-limit.ts), null when it is off.
+ */
+export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestHookHandler | null): void {
   const base = `${ctx.config.apiRoot}/admin/permit-import`;
 
-  app.post(`${base}/upload`, { config: { doc: importDocs.upload } }, async (req) => {
+  app.post(`${base}/upload`, { config: { doc: importDocs.upload }, ...(uploadLimiter ? { onRequest: uploadLimiter } : {}) }, async (req) => {
     const form = await readMultipartForm(req, ctx.config.importMaxBytes);
     if (!form.file) throw badRequest('请选择要上传的Excel文件');
     const binding = await uploadBinding(ctx.db, req.user!, form.fields);

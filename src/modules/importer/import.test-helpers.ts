@@ -76,9 +76,14 @@ export function importer(t: { app: FastifyInstance }) {
   return { upload, commit, preview, importFile };
 }
 
-/** A test application on a fresh database with the corpus regions, the administrator logged in, and the import routes at hand. */
-export async function importerApp(dialect: DialectKind): Promise<{ t: TestApp; admin: string; imp: ReturnType<typeof importer> }> {
-  const t = await buildTestApp(dialect);
+/**
+ * A test application on a fresh database with the corpus regions, the administrator logged in, and
+ * the import routes at hand; `env` adds settings. IMPORT_RATE_LIMIT is off unless `env` sets it:
+ * these suites upload more often in a minute than a clerk would, and the limit has its own test
+ * (import-load-limits.test.ts).
+ */
+export async function importerApp(dialect: DialectKind, env: Record<string, string> = {}): Promise<{ t: TestApp; admin: string; imp: ReturnType<typeof importer> }> {
+  const t = await buildTestApp(dialect, { env: { IMPORT_RATE_LIMIT: '0', ...env } });
   await seedCorpusRegions(t.dbh.db);
   return { t, admin: await t.login(), imp: importer(t) };
 }

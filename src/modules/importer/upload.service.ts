@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
@@ -8,8 +9,8 @@ import { SESSION_TTL_MS } from './import-session.js';
 import { deleteExpiredSessions, deleteImportSession, insertImportSession } from './import-sessions.repository.js';
 import { encodeParsed } from './parsed-codec.js';
 import { WorkbookRejected } from './parser/errors.js';
-import { parseWorkbook } from './parser/parse-workbook.js';
-import type { ParsedWorkbook } from './parser/types.js';
+import { DEFAULT_PARSE_LIMITS } from './parser/parse-limits.js';
+import type { ParseLimits, ParsedWorkbook } from './parser/types.js';
 import { describeSession, type SessionDescription } from './preview.service.js';
 import type { Binding } from './session-binding.js';
 
@@ -26,10 +27,25 @@ function cleanFilename(name: string): string {
   return clean === '' ? 'workbook.xlsx' : clean;
 }
 
-/** Parses a workbook, turning a refused file into the 400 the clerk sees (never a 500). */
-export async function parseUploadedWorkbook(content: Buffer): Promise<ParsedWorkbook> {
+/** What one uploaded workbook may hold: the settings, and the parser's own limits for the rest. */
+export function uploadParseLimits(config: Config): ParseLimits {
+  return {
+    ...DEFAULT_PARSE_LIMITS,
+    maxCells: config.importMaxCells,
+    maxSharedStrings: config.importMaxSharedStrings,
+    maxUncompressedBytes: config.importMaxUncompressedBytes,
+  };
+}
+
+/**
+ * Parses an uploaded workbook (upload, re-import, template, demo data, the command line): in a
+ * parse slot of this instance (429 when none frees up in time) and in a worker thread whose memory
+ * is capped, turning a refused file, one that fills that memory included, into the 400 the clerk
+ * sees (never a 500).
+ */
+export async function parseUploadedWorkbook(ctx: AppContext, content: Buffer): Promise<ParsedWorkbook> {
   try {
-    return await parseWorkbook(content);
+    return await ctx.parseSlots.run(() => ctx.metrics.time('import_parse', () => ctx.parseWorkers.parse(content, uploadParseLimits(ctx.config))));
   } catch (err) {
     if (err instanceof WorkbookRejected) throw badRequest(err.message);
     throw err;
@@ -47,7 +63,7 @@ export async function createImportSession(
   binding: Binding,
 ): Promise<SessionDescription> {
   if (upload.content.length === 0) throw badRequest('上传的文件为空');
-  const parsed = await ctx.metrics.time('import_parse', () => parseUploadedWorkbook(upload.content));
+  const parsed = await parseUploadedWorkbook(ctx, upload.content);
   const now = ctx.now();
   await deleteExpiredSessions(ctx.db, nowIso(() => now));
   const session = {

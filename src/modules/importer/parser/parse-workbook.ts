@@ -3,16 +3,11 @@ import { NOT_A_WORKBOOK_MESSAGE, tooManyRows, WorkbookRejected } from './errors.
 import { FindingList, MESSAGES } from './findings.js';
 import { parseSheet } from './sheet-parser.js';
 import { readWorksheets } from './sheet-reader.js';
+import { DEFAULT_PARSE_LIMITS } from './parse-limits.js';
 import type { ParseLimits, ParsedSheet, ParsedWorkbook } from './types.js';
 import { checkEntries, inspectZip } from './zip-guard.js';
 
 export { WorkbookRejected } from './errors.js';
-
-export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
-  maxRows: 200_000,
-  maxCellChars: 5_000,
-  maxUncompressedBytes: 200 * 1024 * 1024,
-};
 
 /**
  * Sheet parts the parser never looks at. Skipping them saves load time, and a data validation
@@ -50,7 +45,7 @@ async function* worksheetsOf(buf: Buffer, limits: ParseLimits): AsyncGenerator<E
  */
 export async function parseWorkbook(buf: Buffer, limits?: Partial<ParseLimits>): Promise<ParsedWorkbook> {
   const effective: ParseLimits = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  await checkEntries(buf, inspectZip(buf, effective.maxUncompressedBytes), effective.maxRows);
+  await checkEntries(buf, inspectZip(buf, effective.maxUncompressedBytes), effective);
 
   let rows = 0;
   const sheets: ParsedSheet[] = [];

@@ -20,9 +20,16 @@ export type FieldKey =
 export interface ParseLimits {
   /** Rows holding values, summed over every sheet of one workbook. */
   maxRows: number;
+  /** Cells (`<c>` elements) summed over every sheet of one workbook, counted before exceljs reads any. */
+  maxCells: number;
+  /** Entries (`<si>`) of the shared-strings table, counted before exceljs reads it. */
+  maxSharedStrings: number;
   /** Characters (code points) in one cell after trimming. */
   maxCellChars: number;
-  /** Sum of the uncompressed sizes the zip central directory declares (zip-bomb guard). */
+  /**
+   * Sum of the uncompressed sizes the zip central directory declares (zip-bomb guard); it bounds
+   * each part too, and so the largest part the reader holds as one string.
+   */
   maxUncompressedBytes: number;
 }
 

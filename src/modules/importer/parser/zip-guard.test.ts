@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, it, expect, vi } from 'vitest';
+import { DEFAULT_PARSE_LIMITS } from './parse-limits.js';
 import { parseWorkbook, WorkbookRejected } from './parse-workbook.js';
-import { inspectZip } from './zip-guard.js';
+import { checkEntries, inspectZip } from './zip-guard.js';
 import { CANONICAL_HEADER, row, workbookBuffer } from './test-support.js';
-import { deflatedEntry, handWrittenXlsx, rowXml, storedEntry, zeroBombEntry, zipOf, type ZipEntry } from './test-zip.js';
+import { deflatedEntry, handWrittenXlsx, repeatedEntry, rowXml, storedEntry, zeroBombEntry, zipOf, type ZipEntry } from './test-zip.js';
+
 
 interface Entry { name: string; data?: string; declaredSize?: number; zip64?: boolean }
 
@@ -68,11 +71,11 @@ describe('zip guard', () => {
   it('rejects a zip bomb from its central directory before inflating anything', async () => {
     const bomb = buildZip([
       { name: 'xl/workbook.xml', data: '<workbook/>' },
-      { name: 'xl/worksheets/sheet1.xml', data: '<x/>', declaredSize: 150 * 1024 * 1024 },
-      { name: 'xl/worksheets/sheet2.xml', data: '<x/>', declaredSize: 60 * 1024 * 1024 },
+      { name: 'xl/worksheets/sheet1.xml', data: '<x/>', declaredSize: 16 * 1024 * 1024 },
+      { name: 'xl/worksheets/sheet2.xml', data: '<x/>', declaredSize: 10 * 1024 * 1024 },
     ]);
     const err = await rejection(bomb);
-    expect([err.message, err.reason]).toEqual(['工作簿解压后超过 200 MB，已拒绝', 'too_large']);
+    expect([err.message, err.reason]).toEqual(['工作簿解压后超过 24 MB，已拒绝', 'too_large']);
   });
 
   it('reads ZIP64 sizes from the extra field', async () => {
@@ -99,7 +102,7 @@ describe('zip guard', () => {
     const bomb = workbookWith(zeroBombEntry('xl/worksheets/sheet1.xml', 1024 ** 3));
     expect(bomb.length).toBeLessThan(1.1 * 1024 * 1024);
     const err = await rejection(bomb);
-    expect([err.message, err.reason]).toEqual(['工作簿解压后超过 200 MB，已拒绝', 'too_large']);
+    expect([err.message, err.reason]).toEqual(['工作簿解压后超过 24 MB，已拒绝', 'too_large']);
     expect(load).not.toHaveBeenCalled();
   });
 
@@ -165,5 +168,68 @@ describe('row limit', () => {
       severity: 'error', code: 'CELL_TOO_LONG', sheet: '风险清单', row: 2, column: 'L', header: '法律后果',
       message: '单元格长度 21 超过 20 字符',
     }]);
+  });
+});
+
+describe('cell and shared-string limits', () => {
+  it('refuses a workbook with more cells than the limit, naming it, before exceljs reads any; one at the limit is read', async () => {
+    // 3 rows of 15 cells, a <cols> and a conditional format that must not count as cells.
+    const buf = await workbookBuffer([CANONICAL_HEADER, row({ 许可事项: '甲', 风险点: '乙' }), row({ 许可事项: '丙', 风险点: '丁' })], (ws) => {
+      ws.getColumn(1).width = 30;
+      ws.addConditionalFormatting({ ref: 'A1:O3', rules: [{ type: 'expression', formulae: ['TRUE'], priority: 1 }] });
+    });
+    const cells = (await checkEntries(buf, inspectZip(buf, 1e9), { maxRows: 1e9, maxCells: 1e9, maxSharedStrings: 1e9 })).cells;
+    expect(cells).toBe(CANONICAL_HEADER.length + 4);
+    await expect(parseWorkbook(buf, { maxCells: cells })).resolves.toBeTruthy();
+    const load = exceljsLoad();
+    const err = await rejection(buf, { maxCells: cells - 1 });
+    expect([err.message, err.reason]).toEqual([`工作簿单元格数超过上限（每个工作簿最多 ${cells - 1} 个单元格），已拒绝`, 'too_many_cells']);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('counts the cells of every sheet together', async () => {
+    const sheet = (n: number) => Array.from({ length: n }, (_, i) => rowXml(i + 1, i === 0 ? CANONICAL_HEADER : ['广安区', null, `事项${i}`]));
+    const buf = await handWrittenXlsx({ sheets: [{ name: '一', rows: sheet(10) }, { name: '二', rows: sheet(10) }] });
+    const perSheet = CANONICAL_HEADER.length + 9 * 2;
+    await expect(parseWorkbook(buf, { maxCells: 2 * perSheet })).resolves.toBeTruthy();
+    expect((await rejection(buf, { maxCells: 2 * perSheet - 1 })).reason).toBe('too_many_cells');
+  });
+
+  it('refuses a shared-strings table of millions of entries in a small file as soon as it passes the limit', async () => {
+    const load = exceljsLoad();
+    const buf = await handWrittenXlsx({
+      sheets: [{ name: '一', rows: [rowXml(1, CANONICAL_HEADER)] }],
+      extra: [repeatedEntry('xl/sharedStrings.xml', { head: '<sst>', unit: '<si><t>x</t></si>', count: 8_000_000, tail: '</sst>' })],
+    });
+    expect(buf.length).toBeLessThan(400 * 1024);
+    const started = performance.now();
+    const err = await rejection(buf, { maxUncompressedBytes: 1024 ** 3 });
+    expect([err.message, err.reason]).toEqual(['工作簿中不重复的文本超过上限（每个工作簿最多 35000 条），已拒绝', 'too_many_shared_strings']);
+    expect(load).not.toHaveBeenCalled();
+    console.log(`8,000,000 shared strings in ${Math.round(buf.length / 1024)} KB: refused in ${Math.round(performance.now() - started)} ms`);
+  });
+
+  it('honours a lower shared-string limit exactly', async () => {
+    const buf = await workbookBuffer([CANONICAL_HEADER, row({ 许可事项: '甲', 风险点: '乙' })]);
+    const strings = (await checkEntries(buf, inspectZip(buf, 1e9), { maxRows: 1e9, maxCells: 1e9, maxSharedStrings: 1e9 })).sharedStrings;
+    expect(strings).toBe(CANONICAL_HEADER.length + 2);
+    await expect(parseWorkbook(buf, { maxSharedStrings: strings })).resolves.toBeTruthy();
+    const err = await rejection(buf, { maxSharedStrings: strings - 1 });
+    expect(err.message).toBe(`工作簿中不重复的文本超过上限（每个工作簿最多 ${strings - 1} 条），已拒绝`);
+  });
+
+  it('counts the real workbooks as docs/import.md lists them, well inside the default limits', async () => {
+    const [QIANFENG, GUANGAN_DISTRICT, GUANGAN_CITY] = ['前锋区许可事项风险台账.xlsx', '广安区行政许可事项法律风险清单.xlsx', '广安市市级许可事项风险清单.xlsx'];
+    const counted: Record<string, unknown> = {};
+    for (const file of [QIANFENG, GUANGAN_DISTRICT, GUANGAN_CITY]) {
+      const buf = readFileSync(new URL(`../../../../test/fixtures/corpus/workbooks/${file}`, import.meta.url));
+      const zip = inspectZip(buf, 1e9);
+      counted[file] = { ...(await checkEntries(buf, zip, DEFAULT_PARSE_LIMITS)), unpacked: zip.uncompressedBytes };
+    }
+    expect(counted).toEqual({
+      [QIANFENG]: { rows: 1079, cells: 15765, sharedStrings: 2052, unpacked: 860649 },
+      [GUANGAN_DISTRICT]: { rows: 1895, cells: 28425, sharedStrings: 3256, unpacked: 1590156 },
+      [GUANGAN_CITY]: { rows: 584, cells: 8760, sharedStrings: 1451, unpacked: 582814 },
+    });
   });
 });

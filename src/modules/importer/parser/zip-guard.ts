@@ -1,13 +1,16 @@
 import { createInflateRaw } from 'node:zlib';
-import { NOT_A_WORKBOOK_MESSAGE, tooManyRows, WorkbookRejected } from './errors.js';
+import { NOT_A_WORKBOOK_MESSAGE, tooManyCells, tooManyRows, tooManySharedStrings, WorkbookRejected } from './errors.js';
+import { TagCounter } from './tag-counter.js';
+import type { ParseLimits } from './types.js';
 
 /**
  * Reads the zip before exceljs sees the buffer. From the central directory: refuses input that is
  * not a zip, a zip that is not a workbook (a .docx has word/, not xl/workbook.xml), and a zip
  * whose declared uncompressed total is above the limit. Then inflates every entry once without
  * keeping it (checkEntries): an entry that inflates to more than it declared (a zip bomb that
- * lies in its directory) is stopped at its declared size, and the rows of the sheets are counted
- * on the way, so a workbook over the row limit is refused before exceljs builds any of it.
+ * lies in its directory) is stopped at its declared size, and the rows and cells of the sheets and
+ * the entries of the shared-strings table are counted on the way, so a workbook over one of those
+ * limits is refused before exceljs builds any of it.
  */
 
 const EOCD_SIG = 0x06054b50;
@@ -131,9 +134,10 @@ export function inspectZip(buf: Buffer, maxUncompressedBytes: number): ZipSummar
 }
 
 const LOCAL_SIG = 0x04034b50;
-const ROW_END = Buffer.from('</row>');
 /** The sheet parts exceljs reads as worksheets (its own pattern). */
 const WORKSHEET = /xl\/worksheets\/sheet(\d+)[.]xml/;
+/** The one shared-strings part the reader loads (sheet-reader.ts). */
+const SHARED_STRINGS = 'xl/sharedStrings.xml';
 
 function entryData(buf: Buffer, e: ZipEntryInfo): Buffer {
   const at = e.localOffset;
@@ -141,18 +145,6 @@ function entryData(buf: Buffer, e: ZipEntryInfo): Buffer {
   const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
   if (start + e.compressedSize > buf.length) notWorkbook();
   return buf.subarray(start, start + e.compressedSize);
-}
-
-/** Counts `</row>` in a stream of chunks (a tag may straddle two chunks). */
-class RowCounter {
-  rows = 0;
-  private tail = Buffer.alloc(0);
-
-  add(chunk: Buffer): void {
-    const text = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
-    for (let i = text.indexOf(ROW_END); i >= 0; i = text.indexOf(ROW_END, i + ROW_END.length)) this.rows++;
-    this.tail = Buffer.from(text.subarray(Math.max(0, text.length - (ROW_END.length - 1))));
-  }
 }
 
 /**
@@ -185,34 +177,65 @@ function inflateEach(data: Buffer, limit: number, onChunk: (chunk: Buffer) => bo
   });
 }
 
+/** What the guard counted in a workbook's parts: the figures its limits bound. */
+export interface WorkbookCounts {
+  /** Row records (`</row>`) of every sheet, what exceljs's own row limit counts. */
+  rows: number;
+  /** Cells (`<c>` elements) of every sheet, empty styled cells included: exceljs builds each one. */
+  cells: number;
+  /** Entries (`<si>`) of the shared-strings table, which exceljs reads whole before any sheet. */
+  sharedStrings: number;
+}
+
+export type CountLimits = Pick<ParseLimits, 'maxRows' | 'maxCells' | 'maxSharedStrings'>;
+
+/** One count of the guard: its counter, the parts it looks at, its limit and the refusal past it. */
+interface Count {
+  counter: TagCounter;
+  inPart: (name: string) => boolean;
+  limit: number;
+  refusal: (limit: number) => WorkbookRejected;
+}
+
+const isSheet = (name: string) => WORKSHEET.test(name);
+
 /**
  * Inflates every entry once, keeping nothing: refuses an entry that inflates to more than its
  * directory declared (so the declared total checked by inspectZip is a real bound) or that uses a
- * compression exceljs cannot read, and refuses the workbook as soon as its sheets hold more
- * than `maxRows` rows (row records, `</row>`, the same thing exceljs's own limit counts).
+ * compression exceljs cannot read, and refuses the workbook as soon as its sheets hold more rows
+ * or cells, or its shared-strings table more entries, than the limits: the memory exceljs takes
+ * follows these counts, not the file's size (a few hundred kilobytes of zip can hold millions).
  */
-export async function checkEntries(buf: Buffer, zip: ZipSummary, maxRows: number): Promise<void> {
-  const rows = new RowCounter();
+export async function checkEntries(buf: Buffer, zip: ZipSummary, limits: CountLimits): Promise<WorkbookCounts> {
+  const counts: Count[] = [
+    { counter: new TagCounter('</row>', false), inPart: isSheet, limit: limits.maxRows, refusal: tooManyRows },
+    { counter: new TagCounter('<c', true), inPart: isSheet, limit: limits.maxCells, refusal: tooManyCells },
+    { counter: new TagCounter('<si', true), inPart: (name) => name === SHARED_STRINGS, limit: limits.maxSharedStrings, refusal: tooManySharedStrings },
+  ];
+  const over = () => counts.find((c) => c.counter.count > c.limit);
   for (const e of zip.items) {
     if (e.name.endsWith('/') && e.size === 0) continue; // a directory
     const data = entryData(buf, e);
-    const counter = WORKSHEET.test(e.name.replace(/^\//, '')) ? rows : null;
-    const withinRows = (chunk: Buffer) => {
-      if (!counter) return true;
-      counter.add(chunk);
-      return counter.rows <= maxRows;
+    const name = e.name.replace(/^\//, '');
+    const counting = counts.filter((c) => c.inPart(name));
+    const withinLimits = (chunk: Buffer) => {
+      for (const c of counting) c.counter.add(chunk);
+      return over() === undefined;
     };
     let complete: boolean;
     if (e.method === 0) {
-      complete = data.length <= e.size && withinRows(data);
+      complete = data.length <= e.size && withinLimits(data);
     } else if (e.method === 8) {
-      complete = await inflateEach(data, e.size, withinRows).catch(() => notWorkbook());
+      complete = await inflateEach(data, e.size, withinLimits).catch(() => notWorkbook());
     } else {
       notWorkbook();
     }
     if (!complete) {
-      if (counter && counter.rows > maxRows) throw tooManyRows(maxRows);
+      const passed = over();
+      if (passed) throw passed.refusal(passed.limit);
       notWorkbook(); // more data than the directory declares: not something a spreadsheet program writes
     }
   }
+  const [rows, cells, sharedStrings] = counts.map((c) => c.counter.count);
+  return { rows, cells, sharedStrings };
 }
