@@ -1,10 +1,13 @@
 import type { TestProject } from 'vitest/node';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 import { startEmbeddedPostgres } from './helpers/embedded-postgres.js';
 
 /**
  * Provides a real PostgreSQL server to the suites: TEST_DATABASE_URL when given (an admin URL
  * whose user may create databases), otherwise an embedded-postgres server started here.
  * LAWRISK_TEST_PG=0 skips PostgreSQL (quick local runs only; CI always runs it).
+ * The suites run the source; the command line's tests run the real bin, which runs dist/: it is
+ * rebuilt here when stale, once, before any suite runs.
  */
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,6 +27,7 @@ async function embeddedPostgres() {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await ensureServerBuilt();
   if (process.env.LAWRISK_TEST_PG === '0') {
     project.provide('pgAdminUrl', null);
     return async () => {};
