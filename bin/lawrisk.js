@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// The `lawrisk` command line. tsx (a runtime dependency) compiles the TypeScript on the fly, so a
-// fresh clone runs it after `npm install` with nothing built by hand.
-import { register } from 'tsx/esm/api';
+// The `lawrisk` command line, from the compiled code in dist/: built first when it is missing or
+// older than its sources, as `npm start` does, so it runs right after `npm install` or a pull.
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+try {
+  await ensureServerBuilt();
+} catch (err) {
+  process.stderr.write(`lawrisk: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+const { main } = await import('../dist/cli/main.js');
 await main();

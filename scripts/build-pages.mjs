@@ -66,8 +66,8 @@ function sizeSummary() {
     .join('\n');
 }
 
-async function main() {
-  if (process.argv.includes('--if-stale') && !pagesAreStale()) return;
+/** Builds every page; without Vite it says so and leaves web/dist as it is. */
+export async function buildPages() {
   let vite;
   try {
     vite = await import('vite');
@@ -78,6 +78,11 @@ async function main() {
   const started = Date.now();
   await vite.build({ configFile: join(WEB, 'vite.config.ts') });
   console.log(`web pages built in ${((Date.now() - started) / 1000).toFixed(1)} s → ${relative(ROOT, DIST)} (JS + CSS each page loads):\n${sizeSummary()}`);
+}
+
+async function main() {
+  if (process.argv.includes('--if-stale') && !pagesAreStale()) return;
+  await buildPages();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -52,8 +52,9 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'run the service (the same as npm start)',
     help: `Usage: lawrisk serve [--port <port>] [--host <address>]
 
-Runs the service in the foreground, exactly as "npm start": rebuilds the web pages when their
-sources are newer, creates or upgrades the schema, serves until SIGTERM or SIGINT.
+Runs the service in the foreground, exactly as "npm start": rebuilds the server (dist/) and the
+web pages when their sources are newer, creates or upgrades the schema, serves until SIGTERM or
+SIGINT.
 
   --port <port>      listen on this port (overrides PORT)
   --host <address>   bind this address (overrides HOST)

@@ -4,7 +4,7 @@ import { runCli } from '../../src/cli/main.js';
 import type { TestDatabase } from './databases.js';
 import { PROJECT_ROOT } from './server-process.js';
 
-/** Time allowed to a test that runs child processes (each one a node start with tsx) on a busy 2-core machine. */
+/** Time allowed to a test that runs child processes (each one a node start) on a busy 2-core machine. */
 export const CHILD_PROCESSES = 120_000;
 
 export interface CliRun {
@@ -25,7 +25,7 @@ export function cliEnv(db: TestDatabase, extra: Record<string, string> = {}): Re
   return { DATABASE_URL: db.url, DATA_DIR: db.dataDir, DEMO_DATA: '0', ...extra };
 }
 
-/** Runs the real bin (`node bin/lawrisk.js …`) as a child process, as an operator's shell would. */
+/** Runs the real bin (`node bin/lawrisk.js …`, the compiled code in dist/) as a child process, as an operator's shell would. */
 export function runBin(args: string[], opts: CliRunOptions = {}): Promise<CliRun> {
   const child = spawn(process.execPath, ['bin/lawrisk.js', ...args], {
     cwd: opts.cwd ?? PROJECT_ROOT,

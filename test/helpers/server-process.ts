@@ -26,11 +26,11 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** How the server is started: `src/server.ts` as `npm start` runs it, unless a test runs another entry (`bin/lawrisk.js serve`). */
+/** How the server is started: from the source (`npm start` runs the same code compiled to dist/), unless a test runs another entry (`bin/lawrisk.js serve`). */
 const SERVER_ENTRY = ['--import', 'tsx', 'src/server.ts'];
 
 /**
- * Starts the real server (`src/server.ts`, as `npm start` does) with the given environment and
+ * Starts the real server (`src/server.ts`, what `npm start` runs compiled) with the given environment and
  * waits until `/healthz` answers 200 (for `healthyWithinMs`, default 60 s: a large catalogue's
  * index build takes longer).
  */

@@ -8,8 +8,8 @@ import { cliConfig } from '../session.js';
 const BUILD_PAGES = fileURLToPath(new URL('../../../scripts/build-pages.mjs', import.meta.url));
 
 /**
- * `npm start` is `prestart` (rebuild stale pages) then src/server.ts: the same two steps, in this
- * process, so signals reach the server directly.
+ * `npm start` is `prestart` (rebuild what is stale) then dist/server.js: the same steps, in this
+ * process, so signals reach the server directly. The bin has already rebuilt a stale server.
  */
 export async function run({ io, values }: CommandCall): Promise<CommandResult> {
   const port = stringOption(values, 'port');
@@ -19,7 +19,7 @@ export async function run({ io, values }: CommandCall): Promise<CommandResult> {
   cliConfig(io); // a bad setting stops here, before anything runs
   const built = spawnSync(process.execPath, [BUILD_PAGES, '--if-stale'], { stdio: 'inherit', env: io.env });
   if (built.status !== 0) throw new CliError('the web pages could not be built (see above)');
-  // src/server.ts reads the settings from process.env: the command line's environment.
+  // server.ts reads the settings from process.env: the command line's environment.
   Object.assign(process.env, io.env);
   await import('../../server.js');
   return 'serving';
