@@ -49,6 +49,11 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** Called on the new instance before any plugin or route (tests watch routes and responses from here). */
   instrument?: (app: FastifyInstance) => void;
+  /**
+   * Resolve only once the search index is loaded (default). The server passes false: it listens
+   * at once and says it is not ready (/readyz, 503 from the search) until the index is loaded.
+   */
+  waitForSearchIndex?: boolean;
 }
 
 export interface BuiltApp {
@@ -121,6 +126,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     parseSlots: new ParseSlots(config.importMaxParses, config.importParseWaitMs),
     parseWorkers: new ParseWorkers(config.importParseMemoryMb),
     onDataChanged: [],
+    notReadyReasons: [],
   };
 
   registerRequestLogContext(app);
@@ -158,5 +164,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await ensureDefaultAdmin(ctx);
   await prepareImportFiles(ctx);
   await removeCheckpointLeftovers(ctx);
+  if (opts.waitForSearchIndex ?? true) await app.searchIndex.whenReady();
   return { app, ctx };
 }

@@ -19,6 +19,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: LogLevel;
   searchRateLimit: number;
+  /** Minutes between writes of the search index's snapshot when it changed; 0 turns snapshots off (docs/search-snapshot.md). */
+  searchSnapshotMinutes: number;
   loginRateLimit: number;
   importMaxBytes: number;
   /** What one uploaded workbook may hold, counted before it is read (docs/import.md). */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: flagSetting(env, 'TRUST_PROXY', false),
     logLevel,
     searchRateLimit: intSetting(env, 'SEARCH_RATE_LIMIT', 1200, 0, 10_000_000),
+    searchSnapshotMinutes: intSetting(env, 'SEARCH_SNAPSHOT_MINUTES', 10, 0, 24 * 60),
     loginRateLimit: intSetting(env, 'LOGIN_RATE_LIMIT', 60, 0, 10_000_000),
     importMaxBytes: intSetting(env, 'IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     importMaxCells: intSetting(env, 'IMPORT_MAX_CELLS', DEFAULT_PARSE_LIMITS.maxCells, 1, 100_000_000),

@@ -35,6 +35,8 @@ export interface AppContext {
   parseWorkers: ParseWorkers;
   /** Hooks run after any committed change of searchable data (wired by the search module). */
   onDataChanged: Array<(change: DataChange) => void | Promise<void>>;
+  /** What this instance still waits for before it can answer (the search index loading), in Chinese; none when ready (/readyz). */
+  notReadyReasons: Array<() => string | null>;
 }
 
 export type DataChange =

@@ -17,7 +17,8 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const { app, ctx } = await buildApp(config);
+  // Listens before the search index is loaded: /readyz and the search's 503 say so meanwhile.
+  const { app, ctx } = await buildApp(config, { waitForSearchIndex: false });
   await importDemoData(ctx);
 
   let closing = false;
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`lawrisk serving ${config.apiRoot} on ${config.host}:${config.port} (${config.database.kind})`);
+  await app.searchIndex.whenReady();
+  app.log.info('lawrisk ready: search index loaded');
 }
 
 main().catch((err) => {

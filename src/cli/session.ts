@@ -69,6 +69,7 @@ export async function openSession(io: CliIo, opts: OpenOptions = {}): Promise<Cl
     log: cliLogger(io.stderr, logLevel),
     now: Date.now,
     onDataChanged: [],
+    notReadyReasons: [],
     parsedWorkbooks: new ParsedWorkbookCache(),
     parseSlots: new ParseSlots(config.importMaxParses, config.importParseWaitMs),
     parseWorkers: new ParseWorkers(config.importParseMemoryMb),

@@ -25,7 +25,14 @@ const PRUNE_EVERY_MS = 5 * 60 * 1000;
  */
 const FEED_LOCK = 0x1a3c_4b03;
 
+/** Entries read at once. */
+const FEED_BATCH = 500;
+
 export type ChangeHandler = (change: DataChange) => Promise<void>;
+
+function changeOf(row: { kind: string; permit_ids: string | null }): DataChange {
+  return row.kind === 'all' || row.kind === 'lexicon' ? { kind: row.kind } : { kind: 'permits', permitIds: JSON.parse(row.permit_ids ?? '[]') as number[] };
+}
 
 function feedEntry(ctx: AppContext, change: DataChange) {
   return {
@@ -79,9 +86,51 @@ export class ChangeFeed {
    * primary's feed (applying a change twice is harmless: it re-reads the permits).
    */
   async mark(source: DB = this.ctx.db): Promise<void> {
-    const r = await source.selectFrom('data_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
-    this.lastSeen = Number(r?.id ?? 0);
+    this.lastSeen = await this.latest(source);
     this.lastRead = this.ctx.now();
+  }
+
+  /** The last entry this instance has taken into account: its index holds every change up to it. */
+  get position(): number {
+    return this.lastSeen;
+  }
+
+  /** The newest entry of the feed. */
+  async latest(source: DB = this.ctx.db): Promise<number> {
+    const r = await source.selectFrom('data_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    return Number(r?.id ?? 0);
+  }
+
+  /**
+   * The largest id the feed ever gave an entry, pruned or not (SQLite's AUTOINCREMENT counter,
+   * PostgreSQL's sequence): a position above it belongs to another database.
+   */
+  async highWater(): Promise<number> {
+    const { rows } =
+      this.ctx.dbh.kind === 'postgres'
+        ? await sql<{ n: string | number | null }>`select pg_sequence_last_value(pg_get_serial_sequence('data_changes', 'id')::regclass) as n`.execute(this.ctx.db)
+        : await sql<{ n: string | number | null }>`select seq as n from sqlite_sequence where name = 'data_changes'`.execute(this.ctx.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Applies every entry after `position`, whoever made it, until none is left: the changes made
+   * since a snapshot of the index was taken at `position` (docs/search-snapshot.md). Answers how
+   * many were applied.
+   */
+  async replayFrom(position: number, handler: ChangeHandler): Promise<number> {
+    this.lastSeen = position;
+    let applied = 0;
+    for (;;) {
+      const rows = await this.ctx.db.selectFrom('data_changes').selectAll().where('id', '>', this.lastSeen).orderBy('id').limit(FEED_BATCH).execute();
+      for (const row of rows) {
+        await handler(changeOf(row));
+        this.lastSeen = row.id;
+        applied++;
+      }
+      this.lastRead = this.ctx.now();
+      if (rows.length < FEED_BATCH) return applied;
+    }
   }
 
   /** Milliseconds since the feed was last read successfully: the most this instance's index can lag. */
@@ -109,13 +158,13 @@ export class ChangeFeed {
         .selectAll()
         .where('id', '>', this.lastSeen)
         .orderBy('id')
-        .limit(500)
+        .limit(FEED_BATCH)
         .execute();
       if (this.ctx.now() - this.lastRead > FEED_REBUILD_AFTER_MS) await handler({ kind: 'all' });
       this.lastRead = this.ctx.now();
       for (const row of rows) {
         if (row.origin !== this.ctx.instanceId) {
-          await handler(row.kind === 'all' || row.kind === 'lexicon' ? { kind: row.kind } : { kind: 'permits', permitIds: JSON.parse(row.permit_ids ?? '[]') });
+          await handler(changeOf(row));
         }
         this.lastSeen = row.id;
       }

@@ -6,10 +6,19 @@ export const healthDocs = routeDocs({
   healthz: {
     tags: ['service'],
     summary: 'Health of the instance (outside {api_root})',
-    description: 'For load balancers: 200 when the database answers.',
+    description: 'For orchestration (liveness): 200 when the database answers, whether or not the instance is ready (`ready`; /readyz).',
     responses: {
-      200: json('Healthy.', Shape({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]) })),
+      200: json('Healthy.', Shape({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]), ready: Type.Boolean() })),
       503: json('The database does not answer.', Shape({ status: Type.Literal('unavailable'), message: Type.String() })),
+    },
+  },
+  readyz: {
+    tags: ['service'],
+    summary: 'Readiness of the instance (outside {api_root})',
+    description: 'For load balancers: 200 once the instance answers searches (its search index loaded), 503 with Retry-After while it loads or when the database does not answer.',
+    responses: {
+      200: json('Ready.', Shape({ status: Type.Literal('ready') })),
+      503: json('Loading, or the database does not answer.', Shape({ status: Type.Union([Type.Literal('loading'), Type.Literal('unavailable')]), message: Type.String() })),
     },
   },
   testSimple: {

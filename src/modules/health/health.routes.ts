@@ -6,14 +6,27 @@ import { healthDocs } from './health.openapi.js';
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 
-  // Outside {api_root}: for load balancers and orchestration.
+  // Outside {api_root}: for load balancers and orchestration. Alive while the database answers,
+  // loading or not (an orchestrator must not restart an instance that is loading its index).
   app.get('/healthz', { config: { guard: 'public', doc: healthDocs.healthz }, logLevel: 'warn' }, async (_req, reply) => {
     try {
       await sql`select 1`.execute(ctx.db);
-      return { status: 'ok', database: ctx.dbh.kind };
+      return { status: 'ok', database: ctx.dbh.kind, ready: ctx.notReadyReasons.every((reason) => reason() === null) };
     } catch {
       return reply.status(503).send({ status: 'unavailable', message: '数据库暂时不可用' });
     }
+  });
+
+  // Readiness, for load balancers: an instance that answers /healthz may still be loading its search index.
+  app.get('/readyz', { config: { guard: 'public', doc: healthDocs.readyz }, logLevel: 'warn' }, async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.db);
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', message: '数据库暂时不可用' });
+    }
+    const waiting = ctx.notReadyReasons.map((reason) => reason()).filter((r): r is string => r !== null);
+    if (waiting.length > 0) return reply.status(503).header('retry-after', '5').send({ status: 'loading', message: waiting.join('；') });
+    return { status: 'ready' };
   });
 
   app.get(`${apiRoot}/test-simple`, { config: { guard: 'public', doc: healthDocs.testSimple }, logLevel: 'warn' }, async () => ({ status: 'ok' }));

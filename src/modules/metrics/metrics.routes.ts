@@ -60,9 +60,9 @@ function databaseGauges(ctx: AppContext, readDbh: DatabaseHandle | null): void {
 /** Gauges of this instance's search index and of the change feed that keeps it fresh. */
 function searchGauges(app: FastifyInstance, ctx: AppContext): void {
   const { metrics } = ctx;
-  metrics.gauge('lawrisk_search_index_documents', 'Permits in this instance\'s search index', [], (set) => set(app.searchIndex.current.size));
+  metrics.gauge('lawrisk_search_index_documents', 'Permits in this instance\'s search index', [], (set) => set(app.searchIndex.loadedIndex.size));
   metrics.gauge('lawrisk_search_index_terms', 'Distinct terms in this instance\'s search index dictionary', [], (set) =>
-    set(app.searchIndex.current.termCount));
+    set(app.searchIndex.loadedIndex.termCount));
   metrics.gauge('lawrisk_search_index_version', 'Changes applied to this instance\'s search index since start (rises on every change)', [],
     (set) => set(app.searchIndex.version));
   metrics.gauge('lawrisk_search_index_age_seconds', 'Seconds since this instance last rebuilt its search index in full', [], (set) =>

@@ -1,14 +1,24 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { sql } from 'kysely';
 import type { AppContext, DataChange } from '../../context.js';
 import type { DB } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { FEED_REBUILD_AFTER_MS, type ChangeFeed } from '../changes/change-feed.js';
 import { listRegionRows, type RegionRow } from '../regions/regions.repository.js';
 import { loadLexiconRules } from './lexicon/lexicon.repository.js';
 import { AdminLexicon } from './engine/admin-lexicon.js';
 import { SearchIndex, type SearchDoc } from './engine/index.js';
+import { databaseIdentity, readSnapshot, snapshotPath, SnapshotUnusable, writeSnapshot } from './index-snapshot.js';
 import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
+
+/** What a client is told to wait before asking again while the index loads. */
+const LOADING_RETRY_SECONDS = 5;
 
 /**
  * Owns the live search index of this process. Small changes are applied incrementally; a full
  * rebuild is built on the side and swapped in at once, so a request never sees a half-built index.
+ * At start-up the index comes from its snapshot when one is usable, else from a full build; until
+ * then the instance is not ready (docs/search-snapshot.md).
  */
 export class SearchIndexHolder {
   private index: SearchIndex = SearchIndex.build([]);
@@ -22,11 +32,38 @@ export class SearchIndexHolder {
   /** Changes arriving during a rebuild are replayed on the new index before it is swapped in. */
   private pendingDuringRebuild: number[] = [];
   private lexiconReloads: Promise<void> = Promise.resolve();
+  /** The start-up load; changes that arrive meanwhile wait for it. */
+  private starting: Promise<void> | null = null;
+  private isReady = false;
+  /** Changes being applied now: a snapshot is not taken while one is under way. */
+  private applying = 0;
+  private snapshotVersion = -1;
+  private snapshotWrite: Promise<void> | null = null;
+  private readonly snapshotFile: string | null;
 
-  constructor(private readonly ctx: AppContext) {}
+  private readonly loaded: Promise<void>;
+  private settleLoaded: { resolve: () => void; reject: (err: unknown) => void } = { resolve: () => {}, reject: () => {} };
 
+  constructor(private readonly ctx: AppContext) {
+    this.snapshotFile = snapshotPath(ctx.config);
+    this.loaded = new Promise((resolve, reject) => (this.settleLoaded = { resolve, reject }));
+    // A failed start-up is reported to whoever waits for it (whenReady), never as an unhandled rejection.
+    this.loaded.catch(() => undefined);
+  }
+
+  /** The index, once loaded; before that a 503 with Retry-After, never an answer from an empty index. */
   get current(): SearchIndex {
+    if (!this.isReady) throw new AppError(503, '搜索服务正在启动，请稍后再试', {}, undefined, { 'retry-after': String(LOADING_RETRY_SECONDS) });
     return this.index;
+  }
+
+  /** The index as it is, loaded or not (metrics). */
+  get loadedIndex(): SearchIndex {
+    return this.index;
+  }
+
+  get ready(): boolean {
+    return this.isReady;
   }
 
   get version(): number {
@@ -40,6 +77,114 @@ export class SearchIndexHolder {
 
   get ageMs(): number {
     return this.ctx.now() - this.builtAt;
+  }
+
+  /**
+   * Loads the index at start-up: from the snapshot, with the feed's later changes replayed, when
+   * it is usable; otherwise by a full build from `source` (the read replica when there is one).
+   * Resolves once the instance is ready.
+   */
+  start(feed: ChangeFeed, source: DB): Promise<void> {
+    this.starting ??= this.load(feed, source).then(
+      (built) => {
+        this.isReady = true;
+        this.starting = null;
+        this.settleLoaded.resolve();
+        if (built) void this.writeSnapshotNow(feed);
+      },
+      (err: unknown) => {
+        this.settleLoaded.reject(err);
+        throw err;
+      },
+    );
+    return this.starting;
+  }
+
+  /** Resolves when the start-up load has ended; rejects when it failed. */
+  whenReady(): Promise<void> {
+    return this.loaded;
+  }
+
+  /** The snapshot being written, if one is. */
+  snapshotWritten(): Promise<void> {
+    return this.snapshotWrite ?? Promise.resolve();
+  }
+
+  /** Answers whether the index was built in full (and so deserves a snapshot at once). */
+  private async load(feed: ChangeFeed, source: DB): Promise<boolean> {
+    try {
+      if (await this.loadSnapshot(feed)) return false;
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'search index snapshot not loaded: building the index from the database');
+    }
+    await feed.mark(source);
+    await this.rebuild(source);
+    return true;
+  }
+
+  /** Whether the snapshot was loaded and brought up to date; every reason it was not is logged in one line. */
+  private async loadSnapshot(feed: ChangeFeed): Promise<boolean> {
+    if (!this.snapshotFile) return false;
+    const started = performance.now();
+    const unusable = (why: string) => {
+      this.ctx.log.warn(`search index snapshot ${this.snapshotFile} ${why}: building the index from the database`);
+      return false;
+    };
+    let read;
+    try {
+      read = await readSnapshot(this.snapshotFile, databaseIdentity(this.ctx.config.database));
+    } catch (err) {
+      if (err instanceof SnapshotUnusable) return unusable(err.message);
+      throw err;
+    }
+    if (!read) return false;
+    const { index, tag } = read;
+    const highWater = await feed.highWater();
+    if (tag.feedPosition > highWater) return unusable('is ahead of the database\'s change feed (the database was replaced)');
+    // Changes made since may have been pruned from the feed: only a snapshot nothing changed after may be that old.
+    if (highWater > tag.feedPosition && this.ctx.now() - tag.takenAt > FEED_REBUILD_AFTER_MS) return unusable('is older than the change feed is sure to keep');
+    this.index = index;
+    this.regionRows = await listRegionRows(this.ctx.db);
+    const replayed = await feed.replayFrom(tag.feedPosition, (change) => this.applyNow(change));
+    this.index.setLexicon(new AdminLexicon(await loadLexiconRules(this.ctx.db)));
+    const held = { permits: this.index.size, risks: 0 };
+    for (const doc of this.index.documents()) held.risks += doc.risks.length;
+    const counted = await sql<{ permits: number | string; risks: number | string }>`select (select count(*) from permits) as permits, (select count(*) from risks) as risks`.execute(this.ctx.db);
+    const inDatabase = { permits: Number(counted.rows[0]?.permits ?? 0), risks: Number(counted.rows[0]?.risks ?? 0) };
+    if (held.permits !== inDatabase.permits || held.risks !== inDatabase.risks) {
+      this.index = SearchIndex.build([]);
+      return unusable(`holds ${held.permits} permits and ${held.risks} risks after replaying the feed where the database has ${inDatabase.permits} and ${inDatabase.risks}`);
+    }
+    this.builtAt = this.ctx.now();
+    this.indexVersion++;
+    const ms = Math.round(performance.now() - started);
+    this.ctx.log.info(`search index loaded from its snapshot: ${this.index.size} permits, ${replayed} changes replayed, in ${ms} ms`);
+    return true;
+  }
+
+  /**
+   * Writes the snapshot when the index changed since the last one, unless a change is being
+   * applied or a rebuild runs (the snapshot must hold every change up to the feed position it is
+   * tagged with). The index is taken at once and encoded between requests.
+   */
+  writeSnapshotNow(feed: ChangeFeed): Promise<void> {
+    const file = this.snapshotFile;
+    if (!file || !this.isReady || this.snapshotWrite || this.rebuilding || this.applying > 0 || this.snapshotVersion === this.indexVersion) {
+      return this.snapshotWrite ?? Promise.resolve();
+    }
+    const version = this.indexVersion;
+    const tag = { feedPosition: feed.position, takenAt: this.ctx.now() };
+    const started = performance.now();
+    const written = writeSnapshot(file, databaseIdentity(this.ctx.config.database), this.index, tag, () => nextTurn());
+    this.snapshotWrite = written
+      .then((bytes) => {
+        this.snapshotVersion = version;
+        const ms = Math.round(performance.now() - started);
+        this.ctx.log.info(`search index snapshot written: ${this.index.size} permits, ${Math.round(bytes / 1024)} KiB, in ${ms} ms`);
+      })
+      .catch((err: unknown) => this.ctx.log.warn({ err }, `search index snapshot not written to ${file}`))
+      .finally(() => (this.snapshotWrite = null));
+    return this.snapshotWrite;
   }
 
   /**
@@ -69,11 +214,22 @@ export class SearchIndexHolder {
     }
   }
 
+  /** Applies a committed change; one that arrives while the index loads is applied once it has. */
   async apply(change: DataChange): Promise<void> {
+    if (this.starting) await this.starting;
+    return this.applyNow(change);
+  }
+
+  private async applyNow(change: DataChange): Promise<void> {
     if (change.kind === 'all') return this.rebuild();
     if (change.kind === 'lexicon') return this.reloadLexicon();
     if (this.rebuilding) this.pendingDuringRebuild.push(...change.permitIds);
-    await this.applyTo(this.index, change.permitIds, change.docs);
+    this.applying++;
+    try {
+      await this.applyTo(this.index, change.permitIds, change.docs);
+    } finally {
+      this.applying--;
+    }
   }
 
   /**

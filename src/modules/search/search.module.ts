@@ -27,14 +27,24 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   const feed = new ChangeFeed(ctx);
   app.decorate('searchIndex', holder);
   app.decorate('changeFeed', feed);
-  // The start-up load may come from a read replica: the feed position is read there too.
-  await feed.mark(ctx.readDb);
   if (warmUp) SearchIndex.warmUp();
-  await holder.rebuild(ctx.readDb);
+  // A full build may read a read replica: the feed position is read there too.
+  // Not awaited here: buildApp waits for it unless the server listens first (server.ts) and reports
+  // readiness meanwhile; whoever awaits holder.whenReady() sees a failure.
+  const started = holder.start(feed, ctx.readDb).catch(() => undefined);
   // This instance's own changes, once committed (their feed entries were written with them).
   ctx.onDataChanged.push((change) => holder.apply(change));
+  ctx.notReadyReasons.push(() => (holder.ready ? null : '搜索索引正在加载'));
   feed.start((change) => holder.apply(change));
-  app.addHook('onClose', async () => feed.stop());
+  const minutes = ctx.config.searchSnapshotMinutes;
+  const snapshots = minutes > 0 ? setInterval(() => void holder.writeSnapshotNow(feed), minutes * 60_000).unref() : null;
+  app.addHook('onClose', async () => {
+    feed.stop();
+    if (snapshots) clearInterval(snapshots);
+    // A snapshot being written is finished (or its temporary file would be left behind).
+    await started;
+    await holder.snapshotWritten();
+  });
   const queryLog = new QueryLog(ctx, normalizeText);
   app.decorate('queryLog', queryLog);
   queryLog.start();

@@ -1,3 +1,5 @@
+import { readDoc, writeDoc } from './doc-codec.js';
+import type { Pause, SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 import { ensureCapacity } from './typed-arrays.js';
 import type { SearchDoc } from './types.js';
 
@@ -83,6 +85,47 @@ export class DocTable {
   }
 
   /**
+   * Everything but the documents, copied now; the documents (as they are now: a document is never
+   * changed, only replaced) are answered, for the caller to write after the rest with writeDocs.
+   */
+  save(w: SnapshotWriter): (SearchDoc | null)[] {
+    w.strs([...this.regionIndex.keys()]);
+    w.array(this.regionOf);
+    w.int(this.regionBits.length);
+    for (const bits of this.regionBits) w.array(bits);
+    w.array(this.searchable);
+    w.int(this.aliveCount);
+    w.int(this.deadCount);
+    return this.docs.slice();
+  }
+
+  /** A table of what save() wrote, without its documents yet (loadDocs). */
+  static loadParts(r: SnapshotReader): DocTable {
+    const t = new DocTable();
+    r.strs().forEach((regionId, i) => t.regionIndex.set(regionId, i));
+    t.regionOf = r.array(Uint32Array);
+    for (let n = r.int(); n > 0; n--) t.regionBits.push(r.array(Uint32Array));
+    t.searchable = r.array(Uint32Array);
+    t.aliveCount = r.int();
+    t.deadCount = r.int();
+    return t;
+  }
+
+  /** The documents writeDocs wrote; throws when they do not fit the rest of the table. */
+  loadDocs(r: SnapshotReader): void {
+    const count = r.int();
+    for (let id = 0; id < count; id++) {
+      const doc = r.bool() ? readDoc(r) : null;
+      this.docs.push(doc);
+      if (doc) this.byPermit.set(doc.permitId, id);
+    }
+    const words = (count >>> 5) + 1;
+    if (this.byPermit.size !== this.aliveCount || this.regionOf.length < count || this.regionBits.length !== this.regionIndex.size || this.searchable.length < words || this.regionBits.some((b) => b.length !== this.searchable.length)) {
+      throw new Error('snapshot document table of inconsistent sizes');
+    }
+  }
+
+  /**
    * All bitsets always span every document id: the scoring loops read them unchecked, and a
    * read past the end of a typed array would throw them off their fast path.
    */
@@ -92,6 +135,20 @@ export class DocTable {
     this.searchable = ensureCapacity(this.searchable, words);
     const size = this.searchable.length;
     for (let r = 0; r < this.regionBits.length; r++) this.regionBits[r] = ensureCapacity(this.regionBits[r], size);
+  }
+}
+
+/** Documents encoded between two pauses: a permit carries its risks, each several texts. */
+const DOCS_PER_SLICE = 200;
+
+/** The documents DocTable.save answered, a slice at a time. */
+export async function writeDocs(w: SnapshotWriter, docs: (SearchDoc | null)[], pause: Pause): Promise<void> {
+  w.int(docs.length);
+  for (let id = 0; id < docs.length; id++) {
+    const doc = docs[id];
+    w.bool(doc !== null);
+    if (doc) writeDoc(w, doc);
+    if (id % DOCS_PER_SLICE === DOCS_PER_SLICE - 1) await pause();
   }
 }
 

@@ -1,7 +1,7 @@
-import { AdminLexicon, NO_QUERY_LEXICON, type Curation } from './admin-lexicon.js';
+import { AdminLexicon, NO_QUERY_LEXICON, type Curation, type LexiconRules } from './admin-lexicon.js';
 import { ConceptScorer, knowledgeTerms, SPACE_COUNT, SPACES, type SpaceTerm } from './concept-score.js';
 import { DocAnalyzer } from './doc-analyzer.js';
-import { DocTable, stableOrder } from './doc-table.js';
+import { DocTable, stableOrder, writeDocs } from './doc-table.js';
 import { explainHit, planDebug } from './explain.js';
 import { matchedSubstrings } from './highlight.js';
 import { ImpactBuilder } from './impacts.js';
@@ -14,11 +14,20 @@ import { rankCandidates, scoreCandidates, withinRegion, type Ranked, type RankOu
 import { KNOWLEDGE_SPACES, MAX_HITS, P } from './ranking-params.js';
 import { retrieveTopK, Scratch, type Candidate, type ScoredList } from './retrieve.js';
 import type { QueryPlan } from './query-terms.js';
+import { NO_PAUSE, type Pause, type SnapshotReader, type SnapshotWriter } from './snapshot-codec.js';
 import { TermDict } from './term-dict.js';
 import { isSoundKey } from './terms.js';
 import type { SearchDoc, SearchHit, SearchOptions, SearchResult, WhyNot } from './types.js';
 
 export type { SearchDoc, SearchHit, SearchOptions, SearchResult, SearchDebug, SearchRisk } from './types.js';
+
+interface IndexParts {
+  dict: TermDict;
+  postings: Postings;
+  table: DocTable;
+  vocab: PinyinVocab;
+  lexicon: AdminLexicon;
+}
 
 const micros = (from: number): number => Math.round((performance.now() - from) * 1000);
 
@@ -30,18 +39,48 @@ const RETRIEVAL_RELATIVE = 0.15;
  * sees half of an upsert; a full rebuild is a new index swapped in by the caller.
  */
 export class SearchIndex {
-  private readonly dict = new TermDict();
-  private postings = new Postings();
-  private readonly table = new DocTable();
-  private readonly vocab = new PinyinVocab();
-  private readonly analyzer = new DocAnalyzer(this.vocab, this.dict);
-  private readonly impacts = new ImpactBuilder(this.analyzer, this.dict);
+  private readonly dict: TermDict;
+  private postings: Postings;
+  private readonly table: DocTable;
+  private readonly vocab: PinyinVocab;
+  private readonly analyzer: DocAnalyzer;
+  private readonly impacts: ImpactBuilder;
   private readonly scratch = new Scratch();
   /** The administrators' entries (admin-lexicon.ts): aliases indexed, the rest applied per question. */
-  private lexicon = AdminLexicon.EMPTY;
+  private lexicon: AdminLexicon;
 
-  constructor() {
+  private constructor(parts: IndexParts = { dict: new TermDict(), postings: new Postings(), table: new DocTable(), vocab: new PinyinVocab(), lexicon: AdminLexicon.EMPTY }) {
+    ({ dict: this.dict, postings: this.postings, table: this.table, vocab: this.vocab, lexicon: this.lexicon } = parts);
+    this.analyzer = new DocAnalyzer(this.vocab, this.dict);
+    this.impacts = new ImpactBuilder(this.analyzer, this.dict);
     this.analyzer.aliasesOf = (doc) => this.lexicon.aliasesOf(doc);
+  }
+
+  /**
+   * The whole state into a snapshot: everything a search reads, the documents as given and the
+   * administrators' entries the aliases were indexed with (docs/search-snapshot.md). The state is
+   * taken at once; the documents are then encoded a slice at a time (`pause` between slices),
+   * while the index goes on answering and changing.
+   */
+  async save(w: SnapshotWriter, pause: Pause = NO_PAUSE): Promise<void> {
+    this.dict.save(w);
+    this.postings.save(w);
+    const docs = this.table.save(w);
+    this.vocab.save(w);
+    w.str(JSON.stringify(this.lexicon.rules));
+    await writeDocs(w, docs, pause);
+  }
+
+  /** The index save() wrote; throws on anything inconsistent. */
+  static load(r: SnapshotReader): SearchIndex {
+    const dict = TermDict.load(r);
+    const postings = Postings.load(r);
+    const table = DocTable.loadParts(r);
+    const vocab = PinyinVocab.load(r);
+    const lexicon = new AdminLexicon(JSON.parse(r.text()) as LexiconRules);
+    table.loadDocs(r);
+    if (!r.complete) throw new Error('snapshot holds more than an index');
+    return new SearchIndex({ dict, postings, table, vocab, lexicon });
   }
 
   /**

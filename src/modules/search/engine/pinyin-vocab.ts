@@ -1,5 +1,6 @@
 import { getLexicon } from './lexicon.js';
 import { readingKeys, runReadings } from './pinyin.js';
+import type { SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 
 /**
  * What pinyin and initials queries, and homophone typos, are resolved against: the words of
@@ -7,12 +8,12 @@ import { readingKeys, runReadings } from './pinyin.js';
  * of permit names, each filed under every way it can be read.
  */
 export class PinyinVocab {
-  private readonly bySyllables = new Map<string, Set<string>>();
-  private readonly byInitials = new Map<string, Set<string>>();
-  private readonly nameBigrams = new Set<string>();
-  private readonly bigramsBySound = new Map<string, Set<string>>();
-  private readonly seenWords = new Set<string>();
-  private readonly seenRuns = new Set<string>();
+  private bySyllables = new Map<string, Set<string>>();
+  private byInitials = new Map<string, Set<string>>();
+  private nameBigrams = new Set<string>();
+  private bigramsBySound = new Map<string, Set<string>>();
+  private seenWords = new Set<string>();
+  private seenRuns = new Set<string>();
   /** soundAlikes answers, valid until a new name run arrives. */
   private readonly alikeCache = new Map<string, string[]>();
 
@@ -39,6 +40,37 @@ export class PinyinVocab {
       this.nameBigrams.add(bigram);
       for (const k of readingKeys(readings, i, i + 2, false, ' ')) file(this.bigramsBySound, k, bigram);
     }
+  }
+
+  save(w: SnapshotWriter): void {
+    for (const map of [this.bySyllables, this.byInitials, this.bigramsBySound]) {
+      w.int(map.size);
+      for (const [key, words] of map) {
+        w.str(key);
+        w.strs([...words]);
+      }
+    }
+    for (const set of [this.nameBigrams, this.seenWords, this.seenRuns]) w.strs([...set]);
+  }
+
+  /** The vocabulary as saved: the bundled words are part of it. */
+  static load(r: SnapshotReader): PinyinVocab {
+    const v = Object.create(PinyinVocab.prototype) as PinyinVocab;
+    const mapOfSets = () => {
+      const map = new Map<string, Set<string>>();
+      for (let n = r.int(); n > 0; n--) map.set(r.text(), new Set(r.strs()));
+      return map;
+    };
+    Object.assign(v, {
+      bySyllables: mapOfSets(),
+      byInitials: mapOfSets(),
+      bigramsBySound: mapOfSets(),
+      nameBigrams: new Set(r.strs()),
+      seenWords: new Set(r.strs()),
+      seenRuns: new Set(r.strs()),
+      alikeCache: new Map(),
+    });
+    return v;
   }
 
   wordsBySyllables(syllables: string): Iterable<string> {

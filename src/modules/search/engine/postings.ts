@@ -1,3 +1,4 @@
+import type { SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 import { ensureCapacity } from './typed-arrays.js';
 
 /**
@@ -116,6 +117,50 @@ export class Postings {
     d.impacts[d.n] = impact;
     d.n++;
     this.deltaSize++;
+  }
+
+  save(w: SnapshotWriter): void {
+    w.array(this.offsets);
+    w.array(this.docs);
+    w.array(this.impacts);
+    w.int(this.baseTerms);
+    const dense = [...this.dense.entries()].filter(([, d]) => d !== undefined);
+    w.int(dense.length);
+    for (const [term, d] of dense) {
+      w.int(term);
+      w.array(d!);
+    }
+    w.int(this.denseCount);
+    const delta = [...this.delta.entries()].filter(([, l]) => l !== undefined);
+    w.int(delta.length);
+    for (const [term, l] of delta) {
+      w.int(term);
+      w.array(l!.docs, l!.n);
+      w.array(l!.impacts, l!.n);
+    }
+    w.int(this.deltaSize);
+  }
+
+  static load(r: SnapshotReader): Postings {
+    const p = new Postings();
+    p.offsets = r.array(Uint32Array);
+    p.docs = r.array(Uint32Array);
+    p.impacts = r.array(Uint8Array);
+    p.baseTerms = r.int();
+    if (p.offsets.length !== p.baseTerms + 1 || p.offsets[p.baseTerms] !== p.docs.length || p.impacts.length !== p.docs.length) {
+      throw new Error('snapshot postings of inconsistent sizes');
+    }
+    for (let n = r.int(); n > 0; n--) p.dense[r.int()] = r.array(Uint8Array);
+    p.denseCount = r.int();
+    for (let n = r.int(); n > 0; n--) {
+      const term = r.int();
+      const docs = r.array(Uint32Array);
+      const impacts = r.array(Uint8Array);
+      if (impacts.length !== docs.length) throw new Error('snapshot postings of inconsistent sizes');
+      p.delta[term] = { docs, impacts, n: docs.length };
+    }
+    p.deltaSize = r.int();
+    return p;
   }
 
   /** Folds the delta lists into a new base segment, dropping postings of documents no longer alive. */

@@ -1,4 +1,5 @@
 import { KNOWLEDGE_SPACES } from './ranking-params.js';
+import type { SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 import { ensureCapacity } from './typed-arrays.js';
 
 /** The knowledge space of a key, by its first character. */
@@ -84,6 +85,32 @@ export class TermDict {
     this.slotIds[slot] = id;
     if (++this.slotsUsed * 2 > this.slotKeys.length) this.growSlots();
     return id;
+  }
+
+  save(w: SnapshotWriter): void {
+    w.strs(this.keys);
+    w.array(this.df, this.size);
+    w.array(this.maxImpact, this.size);
+    w.array(this.telling, this.size);
+    w.array(this.slotKeys);
+    w.array(this.slotIds);
+    w.int(this.slotsUsed);
+  }
+
+  static load(r: SnapshotReader): TermDict {
+    const dict = new TermDict();
+    for (const key of r.strs()) dict.intern(key);
+    dict.df = r.array(Int32Array);
+    dict.maxImpact = r.array(Uint8Array);
+    dict.telling = r.array(Uint8Array);
+    dict.slotKeys = r.array(Int32Array);
+    dict.slotIds = r.array(Int32Array);
+    dict.slotsUsed = r.int();
+    const n = dict.size;
+    if (dict.df.length !== n || dict.maxImpact.length !== n || dict.telling.length !== n || dict.slotKeys.length !== dict.slotIds.length) {
+      throw new Error('snapshot term dictionary of inconsistent sizes');
+    }
+    return dict;
   }
 
   private growSlots(): void {
