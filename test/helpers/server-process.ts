@@ -31,8 +31,8 @@ const SERVER_ENTRY = ['--import', 'tsx', 'src/server.ts'];
 
 /**
  * Starts the real server (`src/server.ts`, what `npm start` runs compiled) with the given environment and
- * waits until `/healthz` answers 200 (for `healthyWithinMs`, default 60 s: a large catalogue's
- * index build takes longer).
+ * waits until `/readyz` answers 200 — it listens first, then loads its search index (for
+ * `healthyWithinMs`, default 60 s: a large catalogue's index build takes longer).
  */
 export async function startServer(
   env: Record<string, string>,
@@ -70,7 +70,7 @@ export async function startServer(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}): ${out}`);
     try {
-      const res = await fetch(`${base}/healthz`);
+      const res = await fetch(`${base}/readyz`);
       if (res.status === 200) return proc;
     } catch {
       // not listening yet

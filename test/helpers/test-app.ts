@@ -56,6 +56,9 @@ async function buildCheckedApp(config: Config, opts: BuildOptions) {
     },
   });
   watch!.seal();
+  // A full build writes the index's snapshot in the background: tests that list the data folder
+  // or close the app at once see it done.
+  await built.app.searchIndex.snapshotWritten();
   return { ...built, routes: watch!.routes };
 }
 

@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../helpers/server-process.js';
  *   one of the interface's own English messages; the one documented exception is /v2's
  *   `{error: 'query is required'}`;
  * - a 2xx is a documented success: the envelope with `success: true`, `{status: 'ok'}` of the health
- *   routes, a page, file or image of the routes that serve them, the OpenAPI document, or
+ *   routes, `{status: 'ready'}` of the readiness route, a page, file or image of the routes that serve them, the OpenAPI document, or
  *   /metrics' Prometheus text;
  * - a 3xx is a page guard's redirect to the login page, the form login's redirect, Swagger UI's
  *   own redirects between its pages under {api_root}/docs/, or the site's root and {api_root}
@@ -72,6 +72,7 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
     if (String(res.headers['content-disposition'] ?? '').startsWith('attachment;')) return null;
     const body = res.json() as Record<string, unknown>;
     if (body.success === true || body.status === 'ok' || typeof body.openapi === 'string') return null;
+    if (body.status === 'ready' && url.split('?')[0] === '/readyz') return null;
     return '2xx JSON without success: true';
   }
 

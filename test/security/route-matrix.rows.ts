@@ -146,7 +146,8 @@ const exists = async (w: MatrixWorld, table: Parameters<typeof dbCount>[1], id: 
 
 export const rows: Row[] = [
   // Public routes: the same for everyone.
-  { route: 'GET /healthz', request: () => ({ method: 'GET', url: '/healthz' }), expect: everyone(ok((d) => expect(d).toMatchObject({ status: 'ok' }))) },
+  { route: 'GET /healthz', request: () => ({ method: 'GET', url: '/healthz' }), expect: everyone(ok((d) => expect(d).toMatchObject({ status: 'ok', ready: true }))) },
+  { route: 'GET /readyz', request: () => ({ method: 'GET', url: '/readyz' }), expect: everyone(ok((d) => expect(d).toEqual({ status: 'ready' }))) },
   { route: 'GET /test-simple', request: () => ({ method: 'GET', url: '/test-simple' }), expect: everyone(ok((d) => expect(d).toEqual({ status: 'ok' }))) },
   // The API description and its browser: public, they describe the interface and hold no data (docs/api.md).
   {

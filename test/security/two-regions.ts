@@ -99,7 +99,7 @@ const ok = (res: LightMyRequestResponse, what: string) => {
 };
 
 /** The operator routes live outside {api_root}. */
-const OUTSIDE_API_ROOT = ['/healthz', '/metrics'];
+const OUTSIDE_API_ROOT = ['/healthz', '/readyz', '/metrics'];
 /** How the matrix names a path outside {api_root} other than the operator routes (the site's root, its icon). */
 const SITE = 'site:';
 const API_ROOT_ITSELF = '{api_root}';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { withRawConnection, type RawConnection } from './raw-connection.js';
+import { processRuns } from '../../process-runs.js';
 
 // The files SQLite checkpoint operations write their database image to (sqlite-image.ts;
 // docs/checkpoints.md, "SQLite: a database image"): `<database file>.checkpoint-<pid>-<time>-<random>.tmp`
@@ -32,15 +33,6 @@ async function imagePlace(conn: RawConnection): Promise<ImagePlace> {
   return file
     ? { dir: dirname(String(file)), prefix: `${basename(String(file))}.`, besideDatabase: true }
     : { dir: tmpdir(), prefix: 'lawrisk-', besideDatabase: false };
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // runs, as another user
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -9,6 +10,9 @@ import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.
 import { FEED_REBUILD_AFTER_MS } from '../changes/change-feed.js';
 import { snapshotPath } from './index-snapshot.js';
 import { SearchIndexHolder } from './search-index.service.js';
+
+/** The id of a process that ran and ended. */
+const exitedPid = async () => spawnSync(process.execPath, ['-e', '0']).pid!;
 
 const QUESTIONS = ['开奶茶店要办什么证', '建筑施工许可 风险', '食品经营', 'ypjy', '举办大型活动'];
 
@@ -144,8 +148,16 @@ describe.each(testDialects())('search index snapshot on %s', (dialect) => {
     expect(said('search index snapshot not written')).toHaveLength(1);
     expect(readFileSync(file).equals(good)).toBe(true);
     expect(readdirSync(dirname(file)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+    // A process killed while writing leaves its temporary file: the next start removes it, and only it.
+    const dead = `${file}.${await exitedPid()}-0badc0de.tmp`;
+    const running = `${file}.${process.pid}-00c0ffee.tmp`;
+    for (const path of [dead, running]) writeFileSync(path, good.subarray(0, 1000));
     await restart();
     expect(said('loaded from its snapshot')).toHaveLength(1);
+    expect(said('removed what an unfinished search index snapshot write left')).toHaveLength(1);
+    expect([existsSync(dead), existsSync(running)]).toEqual([false, true]);
+    rmSync(running);
   });
 
   it('is not ready while its index loads: /readyz and the search answer 503 with Retry-After, /healthz says so', async () => {

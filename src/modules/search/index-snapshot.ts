@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import type { Config } from '../../config.js';
+import { processRuns } from '../../process-runs.js';
 import { SearchIndex } from './engine/index.js';
 import { SnapshotReader, SnapshotWriter, type Pause } from './engine/snapshot-codec.js';
 
@@ -131,6 +132,32 @@ export async function writeSnapshot(path: string, database: string, index: Searc
   await syncFolder(dirname(path));
   return lead.length + payloadBytes;
 }
+
+/**
+ * Temporary files of snapshot writes whose process no longer runs (killed while writing), removed;
+ * answers their paths. A file of a running process — this one's, or another instance's on this
+ * host — is left alone.
+ */
+export async function removeLeftoverTemporaries(path: string): Promise<string[]> {
+  const folder = dirname(path);
+  const pattern = new RegExp(`^${escapeRegExp(basename(path))}\\.(\\d+)-[0-9a-f]{8}\\.tmp$`);
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || processRuns(pid)) continue;
+    await rm(join(folder, name), { force: true });
+    removed.push(join(folder, name));
+  }
+  return removed;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The rename itself made durable. */
 async function syncFolder(folder: string): Promise<void> {

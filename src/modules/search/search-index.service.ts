@@ -8,7 +8,7 @@ import { listRegionRows, type RegionRow } from '../regions/regions.repository.js
 import { loadLexiconRules } from './lexicon/lexicon.repository.js';
 import { AdminLexicon } from './engine/admin-lexicon.js';
 import { SearchIndex, type SearchDoc } from './engine/index.js';
-import { databaseIdentity, readSnapshot, snapshotPath, SnapshotUnusable, writeSnapshot } from './index-snapshot.js';
+import { databaseIdentity, readSnapshot, removeLeftoverTemporaries, snapshotPath, SnapshotUnusable, writeSnapshot } from './index-snapshot.js';
 import { loadAllSearchDocs, loadSearchDocs } from './search-docs.repository.js';
 
 /** What a client is told to wait before asking again while the index loads. */
@@ -126,6 +126,8 @@ export class SearchIndexHolder {
   private async loadSnapshot(feed: ChangeFeed): Promise<boolean> {
     if (!this.snapshotFile) return false;
     const started = performance.now();
+    const leftovers = await removeLeftoverTemporaries(this.snapshotFile);
+    if (leftovers.length > 0) this.ctx.log.warn({ files: leftovers }, 'removed what an unfinished search index snapshot write left');
     const unusable = (why: string) => {
       this.ctx.log.warn(`search index snapshot ${this.snapshotFile} ${why}: building the index from the database`);
       return false;
