@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import type { Config } from '../../config.js';
 import { processRuns } from '../../process-runs.js';
 import { SearchIndex } from './engine/index.js';
-import { SnapshotReader, SnapshotWriter, type Pause } from './engine/snapshot-codec.js';
+import { align8, SnapshotReader, SnapshotWriter, type Pause } from './engine/snapshot-codec.js';
 
 /**
  * The search index kept on disk between runs (docs/search-snapshot.md): a start-up loads it and
@@ -174,41 +174,69 @@ async function syncFolder(folder: string): Promise<void> {
 
 /**
  * Reads a snapshot of this engine and database. Null when there is none; SnapshotUnusable when
- * it is truncated, corrupted, of another layout or engine, or of another database.
+ * it is truncated, corrupted, of another layout or engine, or of another database. The payload
+ * is read a part at a time straight into the buffers the index keeps, its checksum computed on
+ * the way and compared before anything is decoded.
  */
 export async function readSnapshot(path: string, database: string): Promise<{ index: SearchIndex; tag: SnapshotTag; documents: number } | null> {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = await readFile(path);
+    fd = openSync(path, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new SnapshotUnusable(`cannot be read (${(err as Error).message})`);
   }
-  const header = readHeader(bytes);
-  if (header.format !== FORMAT) throw new SnapshotUnusable(`of another layout (${header.format}, this version reads ${FORMAT})`);
-  if (header.engine !== engineFingerprint()) throw new SnapshotUnusable('written by another version of the search engine');
-  if (header.database !== database) throw new SnapshotUnusable(`of another database (${header.database})`);
-  const start = align8(MAGIC.length + 4 + bytes.readUInt32LE(MAGIC.length));
-  const payload = bytes.subarray(start);
-  if (payload.byteLength !== header.payloadBytes) throw new SnapshotUnusable(`of the wrong size (${payload.byteLength} bytes of payload, the header says ${header.payloadBytes})`);
-  if (crc32(payload) !== header.crc32) throw new SnapshotUnusable('corrupted (checksum mismatch)');
-  let index: SearchIndex;
   try {
-    index = SearchIndex.load(new SnapshotReader(payload));
-  } catch (err) {
-    throw new SnapshotUnusable(`unreadable (${(err as Error).message})`);
+    const size = fstatSync(fd).size;
+    const { header, start } = readHeader(fd, size);
+    if (header.format !== FORMAT) throw new SnapshotUnusable(`of another layout (${header.format}, this version reads ${FORMAT})`);
+    if (header.engine !== engineFingerprint()) throw new SnapshotUnusable('written by another version of the search engine');
+    if (header.database !== database) throw new SnapshotUnusable(`of another database (${header.database})`);
+    if (size - start !== header.payloadBytes) throw new SnapshotUnusable(`of the wrong size (${size - start} bytes of payload, the header says ${header.payloadBytes})`);
+    let at = start;
+    let crc = 0;
+    const readPart = (bytes: number): Buffer => {
+      const part = Buffer.allocUnsafeSlow(bytes);
+      if (bytes > 0 && readSync(fd, part, 0, bytes, at) !== bytes) throw new Error('snapshot payload ends early');
+      crc = crc32(part, crc);
+      at += bytes;
+      return part;
+    };
+    let reader: SnapshotReader;
+    try {
+      reader = new SnapshotReader((bytes) => {
+        if (at + align8(bytes) > size) throw new Error('snapshot payload ends early');
+        const part = readPart(bytes);
+        readPart(align8(bytes) - bytes);
+        return new Uint8Array(part.buffer as ArrayBuffer, part.byteOffset, bytes);
+      });
+    } catch (err) {
+      throw new SnapshotUnusable(`unreadable (${(err as Error).message})`);
+    }
+    if (at !== size || crc !== header.crc32) throw new SnapshotUnusable('corrupted (checksum mismatch)');
+    let index: SearchIndex;
+    try {
+      index = SearchIndex.load(reader);
+    } catch (err) {
+      throw new SnapshotUnusable(`unreadable (${(err as Error).message})`);
+    }
+    if (index.size !== header.documents) throw new SnapshotUnusable(`holds ${index.size} permits where its header says ${header.documents}`);
+    return { index, tag: { feedPosition: header.feedPosition, takenAt: header.takenAt }, documents: header.documents };
+  } finally {
+    closeSync(fd);
   }
-  if (index.size !== header.documents) throw new SnapshotUnusable(`holds ${index.size} permits where its header says ${header.documents}`);
-  return { index, tag: { feedPosition: header.feedPosition, takenAt: header.takenAt }, documents: header.documents };
 }
 
-function readHeader(bytes: Buffer): Header {
-  if (bytes.byteLength < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotUnusable('not a search index snapshot');
-  const length = bytes.readUInt32LE(MAGIC.length);
-  if (length > MAX_HEADER || MAGIC.length + 4 + length > bytes.byteLength) throw new SnapshotUnusable('truncated (header)');
+/** The header and where the payload starts. */
+function readHeader(fd: number, size: number): { header: Header; start: number } {
+  const lead = Buffer.alloc(Math.min(size, MAGIC.length + 4 + MAX_HEADER));
+  readSync(fd, lead, 0, lead.length, 0);
+  if (lead.length < MAGIC.length + 4 || !lead.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotUnusable('not a search index snapshot');
+  const length = lead.readUInt32LE(MAGIC.length);
+  if (length > MAX_HEADER || MAGIC.length + 4 + length > lead.length) throw new SnapshotUnusable('truncated (header)');
   let header: Partial<Header>;
   try {
-    header = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + length)) as Partial<Header>;
+    header = JSON.parse(lead.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + length)) as Partial<Header>;
   } catch {
     throw new SnapshotUnusable('corrupted (header)');
   }
@@ -216,7 +244,6 @@ function readHeader(bytes: Buffer): Header {
   if (numbers.some((k) => typeof header[k] !== 'number') || typeof header.engine !== 'string' || typeof header.database !== 'string') {
     throw new SnapshotUnusable('corrupted (header)');
   }
-  return header as Header;
+  return { header: header as Header, start: align8(MAGIC.length + 4 + length) };
 }
 
-const align8 = (n: number) => (n + 7) & ~7;

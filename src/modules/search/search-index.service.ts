@@ -159,6 +159,8 @@ export class SearchIndexHolder {
     }
     this.builtAt = this.ctx.now();
     this.indexVersion++;
+    // The file already holds this index unless changes were replayed on it.
+    if (replayed === 0) this.snapshotVersion = this.indexVersion;
     const ms = Math.round(performance.now() - started);
     this.ctx.log.info(`search index loaded from its snapshot: ${this.index.size} permits, ${replayed} changes replayed, in ${ms} ms`);
     return true;

@@ -28,17 +28,22 @@ export async function registerSearchModule(app: FastifyInstance, ctx: AppContext
   app.decorate('searchIndex', holder);
   app.decorate('changeFeed', feed);
   if (warmUp) SearchIndex.warmUp();
-  // A full build may read a read replica: the feed position is read there too.
+  let closed = false;
   // Not awaited here: buildApp waits for it unless the server listens first (server.ts) and reports
-  // readiness meanwhile; whoever awaits holder.whenReady() sees a failure.
-  const started = holder.start(feed, ctx.readDb).catch(() => undefined);
+  // readiness meanwhile; whoever awaits holder.whenReady() sees a failure. A full build may read a
+  // read replica: the feed position is read there too. The feed is followed from where the
+  // loaded index stands, once it stands.
+  const started = holder
+    .start(feed, ctx.readDb)
+    .then(() => closed || feed.start((change) => holder.apply(change)))
+    .catch(() => undefined);
   // This instance's own changes, once committed (their feed entries were written with them).
   ctx.onDataChanged.push((change) => holder.apply(change));
   ctx.notReadyReasons.push(() => (holder.ready ? null : '搜索索引正在加载'));
-  feed.start((change) => holder.apply(change));
   const minutes = ctx.config.searchSnapshotMinutes;
   const snapshots = minutes > 0 ? setInterval(() => void holder.writeSnapshotNow(feed), minutes * 60_000).unref() : null;
   app.addHook('onClose', async () => {
+    closed = true;
     feed.stop();
     if (snapshots) clearInterval(snapshots);
     // A snapshot being written is finished (or its temporary file would be left behind).

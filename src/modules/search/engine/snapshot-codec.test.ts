@@ -13,7 +13,7 @@ const answers = (index: SearchIndex, regionIds: string[] | null = null) =>
 async function roundTrip(index: SearchIndex): Promise<SearchIndex> {
   const w = new SnapshotWriter();
   await index.save(w);
-  return SearchIndex.load(new SnapshotReader(Buffer.concat(await w.finish())));
+  return SearchIndex.load(SnapshotReader.of(Buffer.concat(await w.finish())));
 }
 
 describe('index snapshot', () => {
@@ -57,7 +57,7 @@ describe('index snapshot', () => {
       index.remove(docs[0].permitId);
     });
     expect(changed).toBe(true);
-    const loaded = SearchIndex.load(new SnapshotReader(Buffer.concat(await w.finish())));
+    const loaded = SearchIndex.load(SnapshotReader.of(Buffer.concat(await w.finish())));
     expect(answers(loaded)).toEqual(before);
     expect(loaded.document('meanwhile')).toBeUndefined();
   });
@@ -66,20 +66,20 @@ describe('index snapshot', () => {
     const w = new SnapshotWriter();
     await SearchIndex.build(docs.slice(0, 50)).save(w);
     const payload = Buffer.concat(await w.finish());
-    expect(() => SearchIndex.load(new SnapshotReader(payload.subarray(0, payload.length - 100)))).toThrow(/ends early/);
-    expect(() => SearchIndex.load(new SnapshotReader(payload.subarray(0, 40)))).toThrow();
+    expect(() => SearchIndex.load(SnapshotReader.of(payload.subarray(0, payload.length - 100)))).toThrow(/ends early/);
+    expect(() => SearchIndex.load(SnapshotReader.of(payload.subarray(0, 40)))).toThrow();
     const other = new SnapshotWriter();
     other.int(7);
     other.str('x');
     const foreign = Buffer.concat(await other.finish());
-    expect(() => SearchIndex.load(new SnapshotReader(foreign))).toThrow();
+    expect(() => SearchIndex.load(SnapshotReader.of(foreign))).toThrow();
   });
 
   it('keeps a string that is null, empty or long apart from its neighbours', async () => {
     const w = new SnapshotWriter();
     const long = '许'.repeat((1 << 24) + 5);
     for (const s of ['', null, '甲', long, '甲', 'ascii']) w.str(s);
-    const r = new SnapshotReader(Buffer.concat(await w.finish()));
+    const r = SnapshotReader.of(Buffer.concat(await w.finish()));
     expect([r.str(), r.str(), r.str(), r.str()?.length, r.str(), r.str()]).toEqual(['', null, '甲', long.length, '甲', 'ascii']);
     expect(r.complete).toBe(true);
   });

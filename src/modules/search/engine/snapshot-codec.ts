@@ -15,7 +15,7 @@ export const NO_PAUSE: Pause = () => Promise.resolve();
 /** Strings written between two pauses. */
 const SLICE = 20_000;
 
-const align8 = (n: number) => (n + 7) & ~7;
+export const align8 = (n: number) => (n + 7) & ~7;
 
 /**
  * Writes an index's state as three streams the reader takes back in the same order: integers,
@@ -97,24 +97,31 @@ export class SnapshotReader {
   private arrayAt = 0;
   private readonly strings: (string | null)[];
 
-  constructor(payload: Buffer) {
-    let at = 0;
-    const take = (bytes: number): Uint8Array<ArrayBuffer> => {
-      if (at + bytes > payload.byteLength) throw new Error('snapshot payload ends early');
-      // A copy on an aligned buffer of its own: typed arrays need alignment, and the file's buffer is let go.
-      const copy = new Uint8Array(bytes);
-      copy.set(payload.subarray(at, at + bytes));
-      at += align8(bytes);
-      return copy;
-    };
+  /**
+   * Reads the payload through `take`, which answers the next `bytes` bytes in a buffer of their own
+   * (typed arrays need alignment, and nothing keeps a whole file's buffer alive) and skips the
+   * padding after them; it throws when the payload has fewer.
+   */
+  constructor(take: (bytes: number) => Uint8Array<ArrayBuffer>) {
     const [intCount, arrayCount, stringCount] = new Uint32Array(take(16).buffer);
     this.ints = new Uint32Array(take(intCount * 4).buffer);
     const sizes = new Float64Array(take(arrayCount * 8).buffer);
     for (const size of sizes) this.arrays.push(take(size));
     const ends = new Float64Array(take(stringCount * 8).buffer);
-    const textBytes = stringCount > 0 ? ends[stringCount - 1] * 2 : 0;
-    if (at + textBytes > payload.byteLength) throw new Error('snapshot payload ends early');
-    this.strings = decodeStrings(payload.subarray(at, at + textBytes), ends);
+    const text = take(stringCount > 0 ? ends[stringCount - 1] * 2 : 0);
+    this.strings = decodeStrings(Buffer.from(text.buffer, text.byteOffset, text.byteLength), ends);
+  }
+
+  /** A reader of a payload held in memory. */
+  static of(payload: Uint8Array): SnapshotReader {
+    let at = 0;
+    return new SnapshotReader((bytes) => {
+      if (at + bytes > payload.byteLength) throw new Error('snapshot payload ends early');
+      const copy = new Uint8Array(bytes);
+      copy.set(payload.subarray(at, at + bytes));
+      at += align8(bytes);
+      return copy;
+    });
   }
 
   int(): number {
@@ -150,7 +157,7 @@ export class SnapshotReader {
     const code = this.int();
     const bytes = this.arrays[this.arrayAt++];
     if (ARRAY_TYPES[code] !== type || !bytes || bytes.byteLength % type.BYTES_PER_ELEMENT !== 0) throw new Error('snapshot array of another type');
-    return new type(bytes.buffer, 0, bytes.byteLength / type.BYTES_PER_ELEMENT) as InstanceType<T>;
+    return new type(bytes.buffer, bytes.byteOffset, bytes.byteLength / type.BYTES_PER_ELEMENT) as InstanceType<T>;
   }
 
   /** Whether every integer and array was read: a snapshot written by other code reads differently. */
