@@ -19,7 +19,7 @@ export interface BenchServer {
   /** The generated password given as ADMIN_PASSWORD. */
   adminPassword: string;
   dbPath: string;
-  /** From spawning the process to its first healthy `/healthz` (the index is built before it listens). */
+  /** From spawning the process to its first `/readyz` 200: its search index built (a fresh catalogue has no snapshot). */
   startupSeconds: number;
   /** Stops the process (the database file stays, to be read afterwards). */
   stop(): Promise<void>;
@@ -27,7 +27,7 @@ export interface BenchServer {
   dispose(): Promise<void>;
 }
 
-/** Up to 20 minutes to become healthy: building the index of a million risks on a slow machine. */
+/** Up to 20 minutes to become ready: building the index of a million risks on a slow machine. */
 const STARTUP_LIMIT_MS = 20 * 60_000;
 
 /**

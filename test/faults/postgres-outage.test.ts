@@ -76,6 +76,9 @@ describe.skipIf(!inject('pgAdminUrl'))('PostgreSQL going away and coming back', 
     await server.stop();
 
     expect(await api.health()).toEqual({ status: 503, body: { status: 'unavailable', message: '数据库暂时不可用' } });
+    // Still ready for searches: a load balancer keeps sending them.
+    const ready = await fetch(`${srv.base}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
     // Reads and writes that need the database, with and without a session, and a login.
     expect(await api.call('POST', '/admin/permits/filter', { cookie, json: {} })).toEqual({ status: 503, body: UNAVAILABLE });
     expect(await deletePermit(first, cookie)).toEqual({ status: 503, body: UNAVAILABLE });

@@ -130,7 +130,7 @@ export function describeRoute(apiRoot: string): SwaggerTransform {
         ...(body ? { body, consumes: doc.consumes ?? ['application/json'] } : {}),
         ...(body && !doc.bodyRequired ? { [OPTIONAL_BODY]: true } : {}),
         response,
-        // Everything but /healthz is below {api_root}, the document's server.
+        // Everything but /healthz and /readyz is below {api_root}, the document's server.
         ...(url.startsWith(`${apiRoot}/`) ? {} : { servers: [{ url: '/' }] }),
       },
     };

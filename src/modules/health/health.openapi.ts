@@ -15,10 +15,10 @@ export const healthDocs = routeDocs({
   readyz: {
     tags: ['service'],
     summary: 'Readiness of the instance (outside {api_root})',
-    description: 'For load balancers: 200 once the instance answers searches (its search index loaded), 503 with Retry-After while it loads or when the database does not answer.',
+    description: 'For load balancers: 200 once the instance answers searches (its search index loaded; the search answers from memory even while the database is away), 503 with Retry-After while it loads.',
     responses: {
       200: json('Ready.', Shape({ status: Type.Literal('ready') })),
-      503: json('Loading, or the database does not answer.', Shape({ status: Type.Union([Type.Literal('loading'), Type.Literal('unavailable')]), message: Type.String() })),
+      503: json('Loading its search index.', Shape({ status: Type.Literal('loading'), message: Type.String() })),
     },
   },
   testSimple: {
