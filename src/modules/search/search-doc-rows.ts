@@ -36,31 +36,36 @@ export interface SearchDocRows {
 const byName = (a: { id: string; name: string }, b: { id: string; name: string }) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : Number(a.id) - Number(b.id);
 
-/** The search documents of `permitIds`, in that order (ids without a permit row are left out). */
-export function assembleSearchDocs(permitIds: readonly number[], rows: SearchDocRows): SearchDoc[] {
+/** The one copy of a text to keep (search-docs.repository.ts, textInterner). */
+export type Intern = <T extends string | null>(text: T) => T;
+
+const asGiven: Intern = (text) => text;
+
+/** The search documents of `permitIds`, in that order (ids without a permit row are left out); texts go through `intern`. */
+export function assembleSearchDocs(permitIds: readonly number[], rows: SearchDocRows, intern: Intern = asGiven): SearchDoc[] {
   const byPermit = new Map<number, SearchDoc>();
   for (const p of rows.permits) {
     byPermit.set(p.id, {
       permitId: String(p.id),
       regionId: String(p.region_id),
-      regionName: p.region_name,
-      name: p.name,
+      regionName: intern(p.region_name),
+      name: intern(p.name),
       code: p.code,
-      implementationLevel: p.implementation_level,
+      implementationLevel: intern(p.implementation_level),
       approvalDepartments: [],
-      internalContact: p.internal_contact,
-      contactInfo: p.contact_info,
+      internalContact: intern(p.internal_contact),
+      contactInfo: intern(p.contact_info),
       themes: [],
       visible: p.visible === 1,
       risks: [],
     });
   }
-  for (const t of rows.themes) byPermit.get(t.permit_id)?.themes.push({ id: String(t.id), name: t.name });
-  for (const d of rows.departments) byPermit.get(d.permit_id)?.approvalDepartments.push(d.name);
+  for (const t of rows.themes) byPermit.get(t.permit_id)?.themes.push({ id: String(t.id), name: intern(t.name) });
+  for (const d of rows.departments) byPermit.get(d.permit_id)?.approvalDepartments.push(intern(d.name));
   for (const r of rows.risks) {
     byPermit.get(r.permit_id)?.risks.push({
-      id: String(r.id), title: r.title, description: r.description, legalBasis: r.legal_basis,
-      consequence: r.consequence, prevention: r.prevention, level: r.level, riskType: r.risk_type,
+      id: String(r.id), title: intern(r.title), description: intern(r.description), legalBasis: intern(r.legal_basis),
+      consequence: intern(r.consequence), prevention: intern(r.prevention), level: intern(r.level), riskType: intern(r.risk_type),
     });
   }
   const docs = permitIds.map((id) => byPermit.get(id)).filter((d): d is SearchDoc => d !== undefined);
