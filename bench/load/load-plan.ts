@@ -48,7 +48,7 @@ export class LoadPlan {
   }
 
   /**
-   * The workbook of round k, in the import layout (decisions.md, "Import workbook"): a banner
+   * The workbook of round k, in the import layout (docs/import.md): a banner
    * row, the header, then one row per risk with the permit columns on the first row of each
    * permit block only. Round 1 also holds the restorable permits.
    */

@@ -6,7 +6,7 @@ import { forbiddenPage } from './pages-html.js';
 
 /**
  * Who may call a route. JSON guards answer 401/403 envelopes; page guards redirect to the login
- * page or answer the 403 HTML page (decisions.md, "Authentication").
+ * page or answer the 403 HTML page (docs/accounts.md).
  */
 export type Guard = 'public' | 'login' | 'admin' | 'page-login' | 'page-super';
 

@@ -26,7 +26,7 @@ export interface HostileRequest {
 }
 
 /**
- * Every input name the interface and decisions.md give a route (query string, JSON or form). A
+ * Every input name the interface and docs/ give a route (query string, JSON or form). A
  * route without a body schema gets all of them at once, so whichever it reads is hostile.
  */
 export const KNOWN_FIELDS = [

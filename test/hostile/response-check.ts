@@ -18,7 +18,7 @@ import { PROJECT_ROOT } from '../helpers/server-process.js';
  */
 
 /**
- * Messages the interface itself fixes in English (interface.md 4.1, 4.2, 4.6, 4.8), and the two
+ * Messages the interface itself fixes in English (docs/api.md), and the two
  * docs/maintenance.md decided for the same 4.6 routes in their style.
  */
 export const ENGLISH_MESSAGES = new Set([

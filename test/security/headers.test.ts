@@ -8,7 +8,7 @@ import { API, buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The response headers that keep the pages and the API safe in a browser (helmet, configured in
- * src/app.ts) and the session cookie's attributes (decisions.md: HttpOnly, SameSite=Lax, Path=/,
+ * src/app.ts) and the session cookie's attributes (docs/security.md: HttpOnly, SameSite=Lax, Path=/,
  * Secure under TRUST_PROXY). Headers do not depend on the database: SQLite only.
  */
 

@@ -12,7 +12,7 @@ import { B_HIDDEN, ledger, PASSWORDS, permitRow, REGION_A, type Role, type TwoRe
  * The rows of the authorisation matrix (route-matrix.test.ts): for every registered route, the
  * request each caller sends and what each caller must get — anonymous, the department
  * administrator of region A (grade 50), the city-level user (grade 90, not role admin) and the
- * super administrator — as the guards of decisions.md and the data scope allow.
+ * super administrator — as the guards of docs/accounts.md and the data scope allow.
  */
 
 export type Req = InjectOptions & { cookie?: string | null };

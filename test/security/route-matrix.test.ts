@@ -7,7 +7,7 @@ import { B_HIDDEN, B_MARK, ledger, MIXED_FILE, REGION_B, ROLES, routeKey, twoReg
 /**
  * Every registered route × {anonymous, department administrator of region A (grade 50), city-level
  * user (grade 90, not role admin), super administrator}: each caller gets exactly what the guards
- * of decisions.md and the data scope allow (the rows: route-matrix.rows.ts), and no answer to the
+ * of docs/accounts.md and the data scope allow (the rows: route-matrix.rows.ts), and no answer to the
  * region-A user carries anything of region B (every region-B text carries the marker 乙区). A route
  * registered without a row fails the first test. The app is built once per dialect.
  */

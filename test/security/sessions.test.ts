@@ -7,8 +7,8 @@ import { ADMIN_PASSWORD, API, buildTestApp, cookieOf, type TestApp } from '../he
 
 /**
  * Sessions as an attacker meets them: a planted session id, a session left idle, a logged-out
- * cookie, a stolen cookie replayed from another site, password guessing. decisions.md,
- * "Authentication"; the controls are described in docs/security.md.
+ * cookie, a stolen cookie replayed from another site, password guessing. The controls are
+ * described in docs/security.md.
  */
 
 const HOUR = 60 * 60 * 1000;

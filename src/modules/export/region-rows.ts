@@ -2,7 +2,7 @@ import type { RiskSheetRow } from '../importer/template/build-template.js';
 import { splitMulti } from '../importer/parser/normalize.js';
 import type { PermitPayload, RiskPayload } from '../permits/permit-payload.js';
 
-/** How a list is written into one 主题 or 审批部门 cell (the first separator decisions.md names). */
+/** How a list is written into one 主题 or 审批部门 cell (the first separator the import reads: docs/import.md). */
 const LIST_SEPARATOR = '、';
 
 /** The 风险点 cell: the title, then the description after an in-cell line break. */

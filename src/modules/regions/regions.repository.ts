@@ -18,7 +18,7 @@ export function listRegionRows(db: Executor): Promise<RegionRow[]> {
 
 /**
  * A region named by a request: by id (exact), by code, or by name, the last two
- * case-insensitively (decisions.md: "region values match a region by id, code or name").
+ * case-insensitively (docs/search.md: region values match a region by id, code or name).
  */
 export async function findRegionByToken(db: Executor, token: string): Promise<RegionRow | undefined> {
   const t = token.trim();

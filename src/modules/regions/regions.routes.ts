@@ -13,7 +13,7 @@ function regionInput(req: FastifyRequest): RegionInput {
 
 const regionIdOf = (req: FastifyRequest) => parseRecordId((req.params as { region_id?: string }).region_id);
 
-/** Region browsing (4.6) and administration (decisions.md, "Import workbook"). */
+/** Region browsing and administration (docs/maintenance.md, docs/import.md). */
 export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { SearchHit } from './engine/types.js';
 import type { RiskSubject as RiskSubjectSchema } from './search.openapi.js';
 
-/** One search result item: a permit in a region with its risks (decisions.md, "Search"). */
+/** One search result item: a permit in a region with its risks (docs/search.md). */
 export type RiskSubject = Static<typeof RiskSubjectSchema>;
 
 export function presentRiskSubject(hit: SearchHit): RiskSubject {

@@ -8,7 +8,7 @@ import { TERM_ORIGINS } from './engine/types.js';
 
 const text = (description?: string) => Nullable(Type.String(), description);
 
-/** One search result item (decisions.md, "Search"): a permit in a region with its risks. */
+/** One search result item (docs/search.md): a permit in a region with its risks. */
 export const RiskSubject = Shape(
   {
     region: Named('The region.'),

@@ -7,7 +7,7 @@ import type { CurrentUser } from './types';
 export const currentUser = ref<CurrentUser | null>(null);
 
 export const isSuperAdmin = computed(() => currentUser.value?.role === 'admin');
-/** Grade 90 and above sees every region and may use the administration routes (decisions.md). */
+/** Grade 90 and above sees every region and may use the administration routes (docs/accounts.md). */
 export const seesAllRegions = computed(() => (currentUser.value?.grade ?? 0) >= 90);
 
 export async function loadCurrentUser(): Promise<CurrentUser> {

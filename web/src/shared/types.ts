@@ -1,4 +1,4 @@
-/** API shapes the pages read (interface.md, decisions.md and the modules' docs). */
+/** API shapes the pages read (docs/api.md and the modules' docs). */
 
 export interface CurrentUser {
   id: string;
@@ -95,7 +95,7 @@ export interface User {
   last_login_at: string | null;
 }
 
-/** One `/v2` result item (decisions.md, "Search"). */
+/** One `/v2` result item (docs/search.md). */
 export interface RiskSubject {
   region: { id: string; name: string };
   permit: {

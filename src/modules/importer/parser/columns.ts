@@ -1,7 +1,7 @@
 import type { FieldKey } from './types.js';
 
 /**
- * The import column table (decisions.md, "Import workbook"), kept as data so the parser,
+ * The import column table (docs/import.md), kept as data so the parser,
  * the template and its instruction sheet all read the same names.
  */
 export interface ColumnSpec {

@@ -1,6 +1,6 @@
 /** Value rules for single cells: multi-value splitting, 是/否, 高/中/低, the 风险点 cell. */
 
-// The separators of decisions.md, plus the full-width slash and in-cell line breaks,
+// The separators of docs/import.md, plus the full-width slash and in-cell line breaks,
 // which hand-made sheets use the same way.
 const MULTI_SEPARATORS = /[、,;，；/／\n]/;
 

@@ -30,7 +30,7 @@ function listValidation(field: FieldKey, values: string[], prompt: string, lastR
 }
 
 /**
- * The risk sheet of the import template layout: the columns of decisions.md under a styled,
+ * The risk sheet of the import template layout: the columns of docs/import.md under a styled,
  * frozen header, one row per entry, value lists on 风险等级 and 检索可见. Shared by the template
  * (its example rows) and the region export (the stored data); every text is neutralised.
  */
