@@ -122,7 +122,7 @@ export class ChangeFeed {
     this.lastSeen = position;
     let applied = 0;
     for (;;) {
-      const rows = await this.ctx.db.selectFrom('data_changes').selectAll().where('id', '>', this.lastSeen).orderBy('id').limit(FEED_BATCH).execute();
+      const rows = await this.nextEntries();
       for (const row of rows) {
         await handler(changeOf(row));
         this.lastSeen = row.id;
@@ -148,18 +148,17 @@ export class ChangeFeed {
     this.timer = null;
   }
 
+  /** The entries after the last one taken into account, oldest first, a batch at a time. */
+  private nextEntries() {
+    return this.ctx.db.selectFrom('data_changes').selectAll().where('id', '>', this.lastSeen).orderBy('id').limit(FEED_BATCH).execute();
+  }
+
   /** Applies every change made elsewhere since the last poll, in order. */
   async poll(handler: ChangeHandler): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
-      const rows = await this.ctx.db
-        .selectFrom('data_changes')
-        .selectAll()
-        .where('id', '>', this.lastSeen)
-        .orderBy('id')
-        .limit(FEED_BATCH)
-        .execute();
+      const rows = await this.nextEntries();
       if (this.ctx.now() - this.lastRead > FEED_REBUILD_AFTER_MS) await handler({ kind: 'all' });
       this.lastRead = this.ctx.now();
       for (const row of rows) {
