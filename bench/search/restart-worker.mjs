@@ -10,14 +10,19 @@ const log = [];
 const { app } = await buildApp(config, { logStream: { write: (line) => log.push(JSON.parse(line).msg) } });
 const readyMs = performance.now();
 const index = app.searchIndex.current;
-// Twice, a turn apart: the snapshot file's buffer is external memory, let go after the first.
-globalThis.gc();
-await new Promise((resolve) => setImmediate(resolve));
-globalThis.gc();
-const { heapUsed, arrayBuffers } = process.memoryUsage();
+/** Heap and array buffers after collecting twice, a turn apart: the snapshot file's buffer is external memory, let go after the first. */
+async function heap() {
+  globalThis.gc();
+  await new Promise((resolve) => setImmediate(resolve));
+  globalThis.gc();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+const heapBytes = await heap();
 const written = performance.now();
 await app.searchIndex.snapshotWritten();
 const writeMs = performance.now() - written;
+const heapWrittenBytes = await heap();
 await app.close();
 const notes = log.filter((line) => /search index/.test(line ?? ''));
-process.stdout.write(`${JSON.stringify({ readyMs, heapBytes: heapUsed + arrayBuffers, permits: index.size, writeMs, notes })}\n`);
+process.stdout.write(`${JSON.stringify({ readyMs, heapBytes, heapWrittenBytes, permits: index.size, writeMs, notes })}\n`);

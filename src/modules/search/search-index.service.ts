@@ -149,8 +149,7 @@ export class SearchIndexHolder {
     this.regionRows = await listRegionRows(this.ctx.db);
     const replayed = await feed.replayFrom(tag.feedPosition, (change) => this.applyNow(change));
     this.index.setLexicon(new AdminLexicon(await loadLexiconRules(this.ctx.db)));
-    const held = { permits: this.index.size, risks: 0 };
-    for (const doc of this.index.documents()) held.risks += doc.risks.length;
+    const held = { permits: this.index.size, risks: this.index.riskCount };
     const counted = await sql<{ permits: number | string; risks: number | string }>`select (select count(*) from permits) as permits, (select count(*) from risks) as risks`.execute(this.ctx.db);
     const inDatabase = { permits: Number(counted.rows[0]?.permits ?? 0), risks: Number(counted.rows[0]?.risks ?? 0) };
     if (held.permits !== inDatabase.permits || held.risks !== inDatabase.risks) {

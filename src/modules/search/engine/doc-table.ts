@@ -1,5 +1,5 @@
-import { readDoc, writeDoc } from './doc-codec.js';
 import type { Pause, SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
+import { StoredDoc } from './stored-doc.js';
 import { ensureCapacity } from './typed-arrays.js';
 import type { SearchDoc } from './types.js';
 
@@ -14,7 +14,7 @@ function popcount(x: number): number {
  * (alive and visible) and one bitset of searchable documents per region.
  */
 export class DocTable {
-  readonly docs: (SearchDoc | null)[] = [];
+  readonly docs: (StoredDoc | null)[] = [];
   private readonly byPermit = new Map<string, number>();
   private readonly regionIndex = new Map<string, number>();
   private regionOf = new Uint32Array(0);
@@ -36,8 +36,9 @@ export class DocTable {
     return this.docs[doc] != null;
   }
 
-  add(doc: SearchDoc): number {
+  add(given: SearchDoc): number {
     const id = this.docs.length;
+    const doc = StoredDoc.of(given);
     this.docs.push(doc);
     this.growBitsets(id);
     this.byPermit.set(doc.permitId, id);
@@ -88,7 +89,7 @@ export class DocTable {
    * Everything but the documents, copied now; the documents (as they are now: a document is never
    * changed, only replaced) are answered, for the caller to write after the rest with writeDocs.
    */
-  save(w: SnapshotWriter): (SearchDoc | null)[] {
+  save(w: SnapshotWriter): (StoredDoc | null)[] {
     w.strs([...this.regionIndex.keys()]);
     w.array(this.regionOf);
     w.int(this.regionBits.length);
@@ -115,7 +116,7 @@ export class DocTable {
   loadDocs(r: SnapshotReader): void {
     const count = r.int();
     for (let id = 0; id < count; id++) {
-      const doc = r.bool() ? readDoc(r) : null;
+      const doc = r.bool() ? StoredDoc.load(r) : null;
       this.docs.push(doc);
       if (doc) this.byPermit.set(doc.permitId, id);
     }
@@ -142,12 +143,12 @@ export class DocTable {
 const DOCS_PER_SLICE = 200;
 
 /** The documents DocTable.save answered, a slice at a time. */
-export async function writeDocs(w: SnapshotWriter, docs: (SearchDoc | null)[], pause: Pause): Promise<void> {
+export async function writeDocs(w: SnapshotWriter, docs: (StoredDoc | null)[], pause: Pause): Promise<void> {
   w.int(docs.length);
   for (let id = 0; id < docs.length; id++) {
     const doc = docs[id];
     w.bool(doc !== null);
-    if (doc) writeDoc(w, doc);
+    doc?.save(w);
     if (id % DOCS_PER_SLICE === DOCS_PER_SLICE - 1) await pause();
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { corpusDocs, loadCorpus } from '../../../../bench/search/corpus.js';
 import { SearchIndex } from './index.js';
+import { BLOCK_SIZE } from './postings.js';
+import { SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 import { testDoc } from './test-docs.js';
 
 const ids = (index: SearchIndex, q: string, regionIds: string[] | null = null) => index.search(q, { regionIds }).hits.map((h) => h.doc.permitId);
@@ -35,5 +37,33 @@ describe('index structure', () => {
     expect(ids(index, '食品经营许可', ['r42'])).toEqual(['r42-3']);
     expect(ids(index, '登记审批', ['r7']).every((id) => id.startsWith('r7-'))).toBe(true);
     expect(ids(index, '食品经营许可', ['r1', 'r2']).sort()).toEqual(['r1-3', 'r2-3']);
+  });
+
+  it('spans several blocks of document ids: every path finds the documents on both sides of a block edge, after updates and a snapshot too', async () => {
+    // Names from a few words, so that their terms are neither rare nor held by most documents;
+    // one name only on the documents just before and after the edge and near the end.
+    const words = ['登记', '审批', '备案', '核准', '变更', '注销', '年检'];
+    const count = BLOCK_SIZE + 4_000;
+    const marked = [BLOCK_SIZE - 1, BLOCK_SIZE, count - 1];
+    const docs = Array.from({ length: count }, (_, i) =>
+      testDoc({ permitId: `d${i}`, name: marked.includes(i) ? '食品经营许可证核发' : `${words[i % 7]}${words[(i >> 3) % 7]}事项`, regionId: `r${i % 100}` }),
+    );
+    const index = SearchIndex.build(docs.slice(0, count - 2_000));
+    for (const doc of docs.slice(count - 2_000)) index.upsert(doc);
+    index.upsert(testDoc({ permitId: 'd0', name: '食品经营许可证核发', regionId: 'r0' }));
+
+    const check = (i: SearchIndex) => {
+      expect(ids(i, '食品经营许可').sort()).toEqual(['d0', ...marked.map((n) => `d${n}`)].sort());
+      expect(ids(i, '食品经营许可', ['r36'])).toEqual([`d${BLOCK_SIZE}`]);
+      expect(ids(i, '食品经营许可', ['r35', 'r99']).sort()).toEqual([`d${BLOCK_SIZE - 1}`, `d${count - 1}`].sort());
+      // A common word: its best documents hold it twice, and each of them is one that does.
+      const hits = i.search('登记登记事项', { limit: 20 }).hits.map((h) => Number(h.doc.permitId.slice(1)));
+      expect(hits).toHaveLength(20);
+      for (const n of hits) expect(docs[n].name).toBe('登记登记事项');
+    };
+    check(index);
+    const w = new SnapshotWriter();
+    await index.save(w);
+    check(SearchIndex.load(SnapshotReader.of(Buffer.concat(await w.finish()))));
   });
 });

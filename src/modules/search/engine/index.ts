@@ -123,6 +123,13 @@ export class SearchIndex {
     return this.table.aliveCount;
   }
 
+  /** Risks of the documents indexed now. */
+  get riskCount(): number {
+    let n = 0;
+    for (const doc of this.table.docs) if (doc) n += doc.riskCount;
+    return n;
+  }
+
   /** The document indexed for a permit, as it was given. */
   document(permitId: string): SearchDoc | undefined {
     const id = this.table.idOf(permitId);
@@ -131,7 +138,7 @@ export class SearchIndex {
 
   /** The documents indexed now, as they were given. */
   documents(): SearchDoc[] {
-    return this.table.docs.filter((d): d is SearchDoc => d !== null);
+    return this.table.docs.filter((d) => d !== null);
   }
 
   get adminLexicon(): AdminLexicon {
@@ -263,7 +270,7 @@ export class SearchIndex {
       const weight = scorer.listWeight[r];
       if (rt.id < 0 || weight <= 0) return;
       const bound = weight * this.dict.maxImpact[rt.id];
-      for (const s of this.postings.slices(rt.id)) lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, dense: s.dense, weight, bound, term: r });
+      for (const s of this.postings.slices(rt.id)) lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, base: s.base, dense: s.dense, weight, bound, term: r });
     });
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
@@ -327,7 +334,7 @@ export class SearchIndex {
   whyNot(query: string, permitId: string, regionIds: string[] | null = null): WhyNot {
     const none = { rank: null, reason: null, score: null, explained: null, bestScore: null, breakdown: {}, concepts: [] };
     const id = this.table.idOf(permitId);
-    const doc = id === undefined ? null : this.table.docs[id];
+    const doc = id === undefined ? null : this.table.docs[id]?.toSearchDoc();
     if (id === undefined || !doc) return { verdict: 'unknown', ...none };
     if (!doc.visible) return { verdict: 'hidden', ...none };
     if (regionIds && !regionIds.includes(doc.regionId)) return { verdict: 'region', ...none };
@@ -362,7 +369,7 @@ export class SearchIndex {
     const tRetrieved = performance.now();
     const outcome = this.curate(answer(cands, opts.regionIds, limit), curation, opts.regionIds, scoreOne, limit);
     const hits: SearchHit[] = outcome.ranked.map((r) => {
-      const doc = docOf(r.doc);
+      const doc = docOf(r.doc).toSearchDoc();
       const { textKeys, soundKeys } = matchedKeys(plan, r.hits);
       return { doc, score: Math.round(r.score * 10000) / 10000, matched: matchedSubstrings(doc, plan, textKeys, soundKeys) };
     });

@@ -1,3 +1,4 @@
+import { BLOCK_SIZE } from './postings.js';
 import type { ScoredList } from './retrieve.js';
 import { seek as seekImported } from './typed-arrays.js';
 
@@ -17,10 +18,10 @@ export const lastBest = { value: 0 };
  * Returns the new touched count; the list's best accumulated score goes to `lastBest`.
  */
 export function accumulate(l: ScoredList, allowed: Uint32Array, acc: Float32Array, touched: Int32Array, count: number): number {
-  const { docs, impacts, weight, start, end } = l;
+  const { docs, impacts, weight, start, end, base } = l;
   let best = 0;
   for (let p = start; p < end; p++) {
-    const d = docs[p];
+    const d = base + docs[p];
     if (((allowed[d >>> 5] >>> (d & 31)) & 1) === 0) continue;
     const before = acc[d];
     if (before === 0) touched[count++] = d;
@@ -51,7 +52,7 @@ export function accumulateDense(l: ScoredList, allowed: Uint32Array, acc: Float3
 
 /** Adds the list's postings of the first `live` (ascending) candidates: galloping through sparse lists. */
 export function probe(l: ScoredList, cands: Int32Array, live: number, acc: Float32Array): void {
-  const { docs, impacts, weight, end, dense } = l;
+  const { docs, impacts, weight, end, dense, base } = l;
   if (dense) {
     const size = dense.length;
     for (let j = 0; j < live; j++) {
@@ -60,11 +61,40 @@ export function probe(l: ScoredList, cands: Int32Array, live: number, acc: Float
     }
     return;
   }
+  // Only the candidates in the list's block of ids: from the first at or above its base.
+  let lo = 0;
+  let hi = base > 0 ? live : 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cands[mid] < base) lo = mid + 1;
+    else hi = mid;
+  }
   let p = l.start;
-  for (let j = 0; j < live; j++) {
+  for (let j = lo; j < live; j++) {
     const d = cands[j];
-    p = seek(docs, p, end, d);
-    if (p < end && docs[p] === d) acc[d] += weight * impacts[p];
+    const offset = d - base;
+    if (offset >= BLOCK_SIZE) break;
+    p = seek(docs, p, end, offset);
+    if (p < end && docs[p] === offset) acc[d] += weight * impacts[p];
+  }
+}
+
+/** The impacts a list gives documents asked in ascending order, galloping from where the previous one was. */
+export class ImpactCursor {
+  private p: number;
+
+  constructor(private readonly l: ScoredList) {
+    this.p = l.start;
+  }
+
+  /** The list's impact for document d (0 when it lacks it). */
+  at(d: number): number {
+    const { dense, docs, base, end } = this.l;
+    if (dense) return d < dense.length ? dense[d] : 0;
+    const offset = d - base;
+    if (offset < 0 || offset >= BLOCK_SIZE) return 0;
+    const p = (this.p = seek(docs, this.p, end, offset));
+    return p < end && docs[p] === offset ? this.l.impacts[p] : 0;
   }
 }
 

@@ -1,11 +1,8 @@
-import { ensureCapacity, seek as seekImported } from './typed-arrays.js';
-import { accumulate, accumulateDense, keepAbove, lastBest, probe, survivors } from './kernels.js';
+import { ensureCapacity } from './typed-arrays.js';
+import { accumulate, accumulateDense, ImpactCursor, keepAbove, lastBest, probe, survivors } from './kernels.js';
 import { kthLargest, SURVIVORS, survivorFloor, topK } from './select.js';
 import { seedThreshold } from './seeds.js';
 import type { Slice } from './postings.js';
-
-// Local binding for the hot loops (imported bindings are slower to read in optimised code).
-const seek = seekImported;
 
 /** One posting slice of a looked-up query key with its score multiplier and upper bound. */
 export interface ScoredList extends Slice {
@@ -61,9 +58,11 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedC
   if (n === 0 || allowedCount === 0) return [];
   // By weight, not by bound: the bounds of an index updated in place are looser than those of a
   // rebuilt one, and the order lists are added in must not depend on that (float sums).
-  lists.sort((a, b) => b.weight - a.weight || a.term - b.term || a.start - b.start);
+  lists.sort((a, b) => b.weight - a.weight || a.term - b.term || a.base - b.base || a.start - b.start);
+  // What the lists from i on can still add to a document: a document is in one slice of a term
+  // at most, so a term's slices (adjacent in this order) count its bound once.
   const rest = new Float64Array(n + 1);
-  for (let i = n - 1; i >= 0; i--) rest[i] = rest[i + 1] + lists[i].bound;
+  for (let i = n - 1; i >= 0; i--) rest[i] = lists[i].bound + (i + 1 < n && lists[i + 1].term === lists[i].term ? rest[i + 1] - lists[i + 1].bound : rest[i + 1]);
   let postings = 0;
   for (const l of lists) postings += l.dense ? l.dense.length : l.end - l.start;
   if (allowedCount * n <= postings * SELECTIVE) return probeAllowed(lists, allowed, k, relative, scratch, capacity, tieOrder);
@@ -161,16 +160,11 @@ function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, rela
 function withHits(lists: ScoredList[], ranked: number[], acc: Float32Array): Candidate[] {
   const out: Candidate[] = ranked.map((doc) => ({ doc, score: acc[doc], hits: [] }));
   const order = out.map((_, j) => j).sort((a, b) => out[a].doc - out[b].doc);
-  for (const l of lists.slice().sort((a, b) => a.term - b.term)) {
-    let p = l.start;
+  for (const l of lists.slice().sort((a, b) => a.term - b.term || a.base - b.base)) {
+    const cursor = new ImpactCursor(l);
     for (const j of order) {
-      const c = out[j];
-      if (l.dense) {
-        if (c.doc < l.dense.length && l.dense[c.doc] > 0) c.hits.push({ term: l.term, impact: l.dense[c.doc] });
-        continue;
-      }
-      p = seek(l.docs, p, l.end, c.doc);
-      if (p < l.end && l.docs[p] === c.doc) c.hits.push({ term: l.term, impact: l.impacts[p] });
+      const impact = cursor.at(out[j].doc);
+      if (impact > 0) out[j].hits.push({ term: l.term, impact });
     }
   }
   return out;

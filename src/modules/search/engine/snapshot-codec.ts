@@ -1,8 +1,8 @@
 import { ensureCapacity } from './typed-arrays.js';
 
 /** The typed arrays a snapshot holds, by the code written before each. */
-const ARRAY_TYPES = [Uint8Array, Int32Array, Uint32Array, Float32Array] as const;
-type SnapshotArray = Uint8Array<ArrayBufferLike> | Int32Array<ArrayBufferLike> | Uint32Array<ArrayBufferLike> | Float32Array<ArrayBufferLike>;
+const ARRAY_TYPES = [Uint8Array, Int32Array, Uint32Array, Float32Array, Uint16Array] as const;
+type SnapshotArray = Uint8Array<ArrayBufferLike> | Int32Array<ArrayBufferLike> | Uint32Array<ArrayBufferLike> | Float32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
 type ArrayType = (typeof ARRAY_TYPES)[number];
 
 /** Strings of one decoded block of the string table: substrings of it share its memory. */
@@ -58,8 +58,13 @@ export class SnapshotWriter {
 
   /** A copy of the first `length` elements of a typed array (all of it by default): the index goes on changing while the snapshot is written. */
   array(a: SnapshotArray, length = a.length): void {
+    this.fixedArray(a.slice(0, length));
+  }
+
+  /** A typed array the index never writes to once made, written from where it is (no copy). */
+  fixedArray(a: SnapshotArray): void {
     this.int(ARRAY_TYPES.findIndex((T) => a instanceof T));
-    this.arrays.push(a.slice(0, length));
+    this.arrays.push(a);
   }
 
   /** The payload: the three streams, each part starting on an 8-byte boundary; `pause` lets other work run between slices of the string table. */

@@ -1,4 +1,4 @@
-type Growable = Uint8Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+type Growable = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
 /** The array itself when it holds `size` elements, else a copy at least twice as large. */
 export function ensureCapacity<T extends Growable>(arr: T, size: number): T {
@@ -9,7 +9,7 @@ export function ensureCapacity<T extends Growable>(arr: T, size: number): T {
 }
 
 /** First index in [from, to) whose value is >= target (galloping, then binary search). */
-export function seek(docs: Uint32Array, from: number, to: number, target: number): number {
+export function seek(docs: Uint16Array, from: number, to: number, target: number): number {
   if (from >= to || docs[from] >= target) return from;
   let step = 1;
   let lo = from;
