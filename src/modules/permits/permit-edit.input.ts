@@ -1,6 +1,6 @@
 import { badRequest } from '../../http/errors.js';
 import { isBlank, type Input } from '../../http/readers.js';
-import { parseRecordId } from './record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 
 /**
  * The body of an edit of a permit (docs/maintenance.md, "Editing a permit"): each part that is

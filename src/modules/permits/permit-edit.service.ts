@@ -13,7 +13,7 @@ import { describePermitEdit, type PermitState } from './permit-edit.summary.js';
 import { loadPermitPayloads, type PermitPayload } from './permit-payload.js';
 import { findCodeHolder, findPermitById, replaceDepartmentLinks, replaceThemeLinks, type PermitRow } from './permits.repository.js';
 import type { PermitsTable } from './permits.table.js';
-import { parseRecordId } from './record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { deleteRisks, insertRisk, listPermitRisks, updateRisk, type RiskRow } from './risks.repository.js';
 
 export const EDIT_NOT_FOUND = '许可事项不存在';
