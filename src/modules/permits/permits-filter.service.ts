@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
+import { parseRecordId } from '../../http/record-id.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { regionScope } from '../auth/data-scope.js';
 import { findDepartmentById } from '../departments/departments.repository.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
-import { parseId } from '../users/users.rules.js';
 import { loadPermitPayloads, type PermitPayload } from './permit-payload.js';
 import { filterPermitIds, type PermitFilter } from './permits-filter.repository.js';
 import type { DepartmentFilterResult } from './permits.openapi.js';
@@ -32,7 +32,7 @@ export async function filterPermits(db: Executor, user: CurrentUser, input: Perm
   const filter: PermitFilter = { scope: regionScope(user), nameText: input.search_text };
   const deptToken = input.district_dept_id ?? input.municipal_dept_id;
   if (deptToken) {
-    const id = parseId(deptToken);
+    const id = parseRecordId(deptToken);
     const dept = id === null ? undefined : await findDepartmentById(db, id);
     if (!dept) return result([]);
     filter.department = { id: dept.id, name: dept.name };
