@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { dataChanged, type AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { recordChangeRaw } from '../changes/change-feed.js';
 import { restoreCheckpointData, RestoreCheckFailed, type RestoredTable } from './checkpoint-restorer.js';
 import { writeCheckpoint, type CheckpointKind, type TableStat } from './checkpoint-writer.js';
@@ -36,10 +37,10 @@ function presentCheckpoint(row: CheckpointRow): Static<typeof Checkpoint> {
 
 export type CheckpointView = Static<typeof Checkpoint>;
 
-/** Path ids: anything that is not a positive integer names no checkpoint (404, never a 500). */
+/** Path ids: anything that is not an id within the integer range names no checkpoint (404, never a 500). */
 function parseCheckpointId(raw: string): number {
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound('Checkpoint not found');
+  const id = parseRecordId(raw);
+  if (id === null) throw notFound('Checkpoint not found');
   return id;
 }
 

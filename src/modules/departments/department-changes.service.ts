@@ -3,10 +3,10 @@ import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { parseRecordId } from '../../http/record-id.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { assertMayGrant, assertMayManage } from '../auth/privilege-ceiling.js';
 import { listDepartmentUserPrivileges, unbindDepartmentUsers } from '../users/users.repository.js';
-import { parseId } from '../users/users.rules.js';
 import { assertNameFree, findParentDepartment, findRegionId } from './department-placement.js';
 import {
   ancestorChain, countChildren, deleteDepartmentRow, findDepartmentById, updateDepartmentRow,
@@ -23,7 +23,7 @@ export type UpdatedDepartment = Static<typeof UpdatedDepartmentSchema>;
 /** PATCH rules of interface 4.4, plus refusing a parent below the department itself (a cycle). */
 export async function updateDepartment(ctx: AppContext, actor: CurrentUser, rawId: string, input: UpdateDepartmentInput): Promise<UpdatedDepartment> {
   if (input.parent_id && input.parent_id === rawId.trim()) throw badRequest('部门不能设置为自己的下级');
-  const id = parseId(rawId);
+  const id = parseRecordId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
   const now = nowIso(ctx.now);
   return ctx.db.transaction().execute(async (trx) => {
@@ -69,7 +69,7 @@ export type DeletedDepartment = Static<typeof DeletedDepartmentSchema>;
  * one with bound accounts unless `force`, which unbinds them first.
  */
 export async function deleteDepartment(ctx: AppContext, actor: CurrentUser, rawId: string, force: boolean): Promise<DeletedDepartment> {
-  const id = parseId(rawId);
+  const id = parseRecordId(rawId);
   if (id === null) throw badRequest(NOT_FOUND);
   return ctx.db.transaction().execute(async (trx) => {
     const dept = await findDepartmentById(trx, id);

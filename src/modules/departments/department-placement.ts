@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
-import { parseId } from '../users/users.rules.js';
 import { ancestorChain, findDepartmentByCode, findDepartmentById, findDepartmentByName, type DepartmentRow } from './departments.repository.js';
 
 /** Where a department sits: its parent and its region (inherited from the parent when none is given). */
@@ -13,7 +13,7 @@ export interface Placement {
 }
 
 export async function findParentDepartment(db: Executor, token: string): Promise<DepartmentRow> {
-  const id = parseId(token);
+  const id = parseRecordId(token);
   const parent = id === null ? undefined : await findDepartmentById(db, id);
   if (!parent) throw badRequest('上级部门不存在');
   return parent;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { asInput, readFlag, readString } from '../../http/readers.js';
-import { parseId } from '../users/users.rules.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { deleteDepartment, updateDepartment } from './department-changes.service.js';
 import {
   CreateDepartmentBody, readCreateDepartmentInput, readUpdateDepartmentInput, UpdateDepartmentBody,
@@ -37,7 +37,7 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
   app.get(`${apiRoot}/admin/departments/children`, { config: { guard: 'admin', doc: departmentDocs.children } }, async (req) => {
     const parent = readString(asInput(req.query), 'parent_id');
     if (!parent) throw badRequest('parent_id 不能为空');
-    return { success: true, data: { units: await listChildUnits(ctx.db, parseId(parent)) } };
+    return { success: true, data: { units: await listChildUnits(ctx.db, parseRecordId(parent)) } };
   });
 
   app.post(

@@ -8,7 +8,7 @@ import { reimportBinding } from '../importer/session-binding.js';
 import type { SessionDescription } from '../importer/preview.service.js';
 import { createImportSession } from '../importer/upload.service.js';
 import { findPermitByToken, PERMIT_NOT_FOUND } from '../permits/permit-lookup.js';
-import { parseRecordId } from '../permits/record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
 import {
   deletePermitFile, fileContent, findFileOfPermit, findPermitFile, linkedRegionIds, listPermitFiles, type FileListQuery,

@@ -2,7 +2,8 @@ import type { Insertable } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK, INSERT_CHUNK } from '../../db/batch.js';
 import type { BulkInsert } from '../../db/bulk-insert.js';
-import type { PermitFields, RiskFields } from './import-plan.types.js';
+import type { RiskFields } from '../permits/risk.schema.js';
+import type { PermitFields } from './import-plan.types.js';
 
 export async function insertTheme(db: Executor, name: string, now: string): Promise<number> {
   const r = await db.insertInto('themes').values({ name, created_at: now }).returning('id').executeTakeFirstOrThrow();

@@ -1,7 +1,8 @@
 import { inScope } from '../auth/data-scope.js';
+import type { RiskFields } from '../permits/risk.schema.js';
 import type { ParsedPermit, ParsedSheet, ParsedWorkbook } from './parser/types.js';
 import type {
-  ImportPlan, ImportState, PermitFields, PlanActor, PlannedPermit, PlanOptions, PlanRef, RiskFields, SheetPlan,
+  ImportPlan, ImportState, PermitFields, PlanActor, PlannedPermit, PlanOptions, PlanRef, SheetPlan,
 } from './import-plan.types.js';
 import { departmentsOf, diffContent, permitFieldsOf, riskFieldsOf, sameContent, text } from './plan-diff.js';
 import { SheetFindings } from './plan-findings.js';

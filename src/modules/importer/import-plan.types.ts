@@ -1,17 +1,7 @@
 import type { RegionScope } from '../auth/data-scope.js';
+import type { RiskFields } from '../permits/risk.schema.js';
 import type { RegionRow } from '../regions/regions.repository.js';
 import type { Finding, ParsedSheet } from './parser/types.js';
-
-/** The compared content of one risk, in the order of the permit's risk list. */
-export interface RiskFields {
-  risk_type: string | null;
-  title: string;
-  description: string | null;
-  legal_basis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
-}
 
 /** The permit columns an import writes (besides region, links and risks). */
 export interface PermitFields {

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { listRegionRows, type RegionRow } from '../regions/regions.repository.js';
-import type { ExistingPermit, ImportState, RiskFields } from './import-plan.types.js';
+import type { RiskFields } from '../permits/risk.schema.js';
+import type { ExistingPermit, ImportState } from './import-plan.types.js';
 
 /** Every region and theme, plus the permits (with links and risks) of the given regions. */
 export async function loadImportState(db: Executor, regionIdsOf: (regions: RegionRow[]) => number[]): Promise<ImportState> {

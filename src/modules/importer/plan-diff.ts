@@ -1,5 +1,6 @@
 import type { ParsedPermit, ParsedRisk } from './parser/types.js';
-import type { ExistingPermit, PermitFields, RiskFields } from './import-plan.types.js';
+import { RISK_FIELD_NAMES, type RiskFields } from '../permits/risk.schema.js';
+import type { ExistingPermit, PermitFields } from './import-plan.types.js';
 
 /** Blank text is stored as null, so '' in a cell and NULL in the database compare equal. */
 export function text(v: string | null | undefined): string | null {
@@ -39,7 +40,7 @@ const FIELD_NAMES: Array<keyof PermitFields> = ['code', 'name', 'implementation_
 
 /** One string per risk for comparing lists: fields joined by control characters XML (so xlsx text) cannot hold; null kept apart from ''. */
 const riskKey = (r: RiskFields) =>
-  [r.risk_type, r.title, r.description, r.legal_basis, r.consequence, r.prevention, r.level].map((v) => (v === null ? '\u0000' : v)).join('\u0001');
+  RISK_FIELD_NAMES.map((k) => (r[k] === null ? '\u0000' : r[k])).join('\u0001');
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { badRequest, forbidden } from '../../http/errors.js';
+import { parseRecordId } from '../../http/record-id.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { ALL_REGIONS_GRADE } from '../auth/data-scope.js';
 import { findDepartmentWithRegion } from './import-state.repository.js';
@@ -16,9 +17,9 @@ const BAD_MODE = 'binding_mode 只能是 auto 或 department';
 
 function departmentIdOf(raw: string | undefined): number | null {
   if (raw === undefined || raw.trim() === '') return null;
-  const t = raw.trim();
-  if (!/^\d{1,15}$/.test(t)) throw badRequest(`部门不存在：${t}`);
-  return Number(t);
+  const id = parseRecordId(raw);
+  if (id === null) throw badRequest(`部门不存在：${raw.trim()}`);
+  return id;
 }
 
 /**

@@ -3,8 +3,9 @@ import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import type { RegionScope } from '../auth/data-scope.js';
 import { findRegionByToken, findRegionsByTokens, listRegionRows, presentRegion } from '../regions/regions.repository.js';
-import { listThemeChoices, listUsedApprovalDepartments, pageAdvancedFilter, type AdvancedPermitFilter } from './advanced-filter.repository.js';
+import { listThemeChoices, listUsedApprovalDepartments, pageAdvancedFilter } from './advanced-filter.repository.js';
 import { loadPermitPayloads } from './permit-payload.js';
+import type { PermitCriteria } from './permit-filter.query.js';
 import { findThemeByToken } from './permit-lookup.js';
 import type { AdvancedFilterResult, FilterOptions } from './permits.openapi.js';
 
@@ -34,7 +35,7 @@ function narrow(scope: RegionScope, ids: number[]): number[] {
 }
 
 /** Turns request tokens into ids; named values that match nothing make the whole filter match nothing. */
-async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery): Promise<AdvancedPermitFilter | null> {
+async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilterQuery): Promise<PermitCriteria | null> {
   for (const list of [q.regions, q.themes, q.departments]) {
     if (list.length > MAX_FILTER_VALUES) throw badRequest(`每类筛选条件最多 ${MAX_FILTER_VALUES} 个`);
   }
@@ -48,7 +49,7 @@ async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilter
   return {
     regionIds,
     themeIds,
-    departments: q.departments.length > 0 ? q.departments : undefined,
+    departments: q.departments.length > 0 ? { names: q.departments } : undefined,
     nameText: q.searchText,
     visible: q.visibility === 'all' ? undefined : q.visibility === 'visible' ? 1 : 0,
   };

@@ -1,6 +1,7 @@
 import { badRequest } from '../../http/errors.js';
 import { isBlank, type Input } from '../../http/readers.js';
-import { parseRecordId } from './record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
+import { RISK_FIELD_NAMES, type RiskFields } from './risk.schema.js';
 
 /**
  * The body of an edit of a permit (docs/maintenance.md, "Editing a permit"): each part that is
@@ -19,15 +20,10 @@ export const MAX_LINKS = 50;
  * One risk of the list. A field left out of an existing risk keeps its value (undefined here);
  * left out of a new one, it is blank.
  */
-export interface RiskInput {
+export interface RiskInput extends Partial<Omit<RiskFields, 'level'>> {
   /** An existing risk of the permit (kept, changed, moved), or null for a new one. */
   id: number | null;
-  risk_type?: string | null;
-  title?: string;
-  description?: string | null;
-  legal_basis?: string | null;
-  consequence?: string | null;
-  prevention?: string | null;
+  /** Narrower than the stored text: an edit sets only 高, 中 or 低. */
   level?: '高' | '中' | '低' | null;
 }
 
@@ -61,7 +57,7 @@ const TOP_LEVEL = new Set([
   'updated_at', 'name', 'code', 'implementation_level', 'internal_contact', 'contact_info', 'visible',
   'approval_departments', 'theme_ids', 'risks', 'edited_by', 'change_summary',
 ]);
-const RISK_FIELDS = new Set(['id', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level']);
+const RISK_FIELDS = new Set<string>(['id', ...RISK_FIELD_NAMES]);
 const OPTIONAL_TEXT = ['code', 'implementation_level', 'internal_contact', 'contact_info'] as const;
 const RISK_TEXT = ['risk_type', 'description', 'legal_basis', 'consequence', 'prevention'] as const;
 

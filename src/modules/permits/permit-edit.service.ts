@@ -13,7 +13,8 @@ import { describePermitEdit, type PermitState } from './permit-edit.summary.js';
 import { loadPermitPayloads, type PermitPayload } from './permit-payload.js';
 import { findCodeHolder, findPermitById, replaceDepartmentLinks, replaceThemeLinks, type PermitRow } from './permits.repository.js';
 import type { PermitsTable } from './permits.table.js';
-import { parseRecordId } from './record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
+import { RISK_FIELD_NAMES } from './risk.schema.js';
 import { deleteRisks, insertRisk, listPermitRisks, updateRisk, type RiskRow } from './risks.repository.js';
 
 export const EDIT_NOT_FOUND = '许可事项不存在';
@@ -41,12 +42,10 @@ async function stateOf(trx: Executor, permit: PermitRow): Promise<PermitState> {
   return { permit, themes, departments: departments.map((d) => d.name), risks };
 }
 
-const RISK_FIELDS = ['risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'] as const;
-
 /** A risk as the list wants it: an existing one with the fields given replaced, a new one with the rest blank. */
 function riskFields(row: RiskRow | undefined, r: RiskInput, position: number) {
   const out = { position } as Omit<RiskRow, 'id' | 'permit_id'>;
-  for (const k of RISK_FIELDS) out[k] = (r[k] !== undefined ? r[k] : (row?.[k] ?? null)) as never;
+  for (const k of RISK_FIELD_NAMES) out[k] = (r[k] !== undefined ? r[k] : (row?.[k] ?? null)) as never;
   return out;
 }
 
@@ -133,6 +132,6 @@ async function writeRisks(trx: Executor, permitId: number, current: RiskRow[], w
     const row = r.id === null ? undefined : byId.get(r.id);
     const fields = riskFields(row, r, i + 1);
     if (!row) await insertRisk(trx, permitId, fields);
-    else if (row.position !== fields.position || RISK_FIELDS.some((k) => row[k] !== fields[k])) await updateRisk(trx, row.id, fields);
+    else if (row.position !== fields.position || RISK_FIELD_NAMES.some((k) => row[k] !== fields[k])) await updateRisk(trx, row.id, fields);
   }
 }

@@ -1,5 +1,6 @@
 import type { PermitEdit } from './permit-edit.input.js';
 import type { PermitRow } from './permits.repository.js';
+import { RISK_FIELD_NAMES } from './risk.schema.js';
 import type { RiskRow } from './risks.repository.js';
 
 /** A permit as an edit finds it. */
@@ -13,7 +14,6 @@ export interface PermitState {
 const FIELD_LABELS = {
   name: '名称', code: '编码', implementation_level: '实施层级', internal_contact: '内部联系人', contact_info: '对外咨询电话',
 } as const;
-const RISK_TEXT = ['risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'] as const;
 
 const shown = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '（空）' : v.length > 40 ? `${v.slice(0, 40)}…` : v);
 const sameList = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -47,7 +47,7 @@ export function describePermitEdit(before: PermitState, edit: PermitEdit, themeN
     const kept = edit.risks.filter((r) => r.id !== null && byId.has(r.id));
     const added = edit.risks.length - kept.length;
     const removed = before.risks.length - kept.length;
-    const changed = kept.filter((r) => RISK_TEXT.some((k) => r[k] !== undefined && byId.get(r.id!)![k] !== r[k])).length;
+    const changed = kept.filter((r) => RISK_FIELD_NAMES.some((k) => r[k] !== undefined && byId.get(r.id!)![k] !== r[k])).length;
     const order = kept.map((r) => r.id);
     const moved = !sameList(order, before.risks.map((r) => r.id).filter((id) => order.includes(id)));
     const words = [

@@ -3,7 +3,7 @@ import { lowerEquals } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { ThemeRef } from './permit-payload.js';
 import { findPermitByCode, findPermitById, findPermitsByName, listPermitThemes, type PermitRow } from './permits.repository.js';
-import { parseRecordId } from './record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 
 export const PERMIT_NOT_FOUND = 'Permit not found';
 

@@ -1,7 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
 import type { ThemeRef as ThemeRefSchema } from '../themes/themes.openapi.js';
-import type { Permit, Risk } from './permits.openapi.js';
+import type { Permit } from './permits.openapi.js';
+import type { Risk, RiskFields } from './risk.schema.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 
 export type ThemeRef = Static<typeof ThemeRefSchema>;
@@ -10,10 +11,7 @@ export type RiskPayload = Static<typeof Risk>;
 /** The permit payload of the interface (2.4): the one place rows become this shape (risks where asked). */
 export type PermitPayload = Static<typeof Permit> & { risks?: RiskPayload[] };
 
-export function presentRisk(r: {
-  id: number; position: number; risk_type: string | null; title: string; description: string | null;
-  legal_basis: string | null; consequence: string | null; prevention: string | null; level: string | null;
-}): RiskPayload {
+export function presentRisk(r: { id: number; position: number } & RiskFields): RiskPayload {
   return {
     id: String(r.id), position: r.position, risk_type: r.risk_type, title: r.title, description: r.description,
     legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention, level: r.level,

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
+import { parseRecordId } from '../../http/record-id.js';
 import type { CurrentUser } from '../auth/current-user.js';
-import { regionScope } from '../auth/data-scope.js';
+import { inScope, regionScope } from '../auth/data-scope.js';
 import { findDepartmentById } from '../departments/departments.repository.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
-import { parseId } from '../users/users.rules.js';
 import { loadPermitPayloads, type PermitPayload } from './permit-payload.js';
-import { filterPermitIds, type PermitFilter } from './permits-filter.repository.js';
+import { filteredPermitIds, type PermitCriteria } from './permit-filter.query.js';
 import type { DepartmentFilterResult } from './permits.openapi.js';
 
 export interface PermitFilterInput {
@@ -29,19 +29,20 @@ const result = (permits: PermitPayload[]): PermitFilterResult => ({
  * and a user below grade 90 only ever sees its own region.
  */
 export async function filterPermits(db: Executor, user: CurrentUser, input: PermitFilterInput): Promise<PermitFilterResult> {
-  const filter: PermitFilter = { scope: regionScope(user), nameText: input.search_text };
+  const criteria: PermitCriteria = { regionIds: regionScope(user), nameText: input.search_text };
   const deptToken = input.district_dept_id ?? input.municipal_dept_id;
   if (deptToken) {
-    const id = parseId(deptToken);
+    const id = parseRecordId(deptToken);
     const dept = id === null ? undefined : await findDepartmentById(db, id);
     if (!dept) return result([]);
-    filter.department = { id: dept.id, name: dept.name };
+    // Its linked approval departments, and those named like it (docs/accounts.md).
+    criteria.departments = { names: [dept.name], linkedTo: dept.id };
   }
   if (input.region) {
     const region = await findRegionByToken(db, input.region);
     if (!region) return result([]);
-    filter.regionId = region.id;
+    criteria.regionIds = inScope(criteria.regionIds, region.id) ? [region.id] : [];
   }
-  const ids = await filterPermitIds(db, filter);
+  const ids = await filteredPermitIds(db, criteria);
   return result(await loadPermitPayloads(db, ids, { withRisks: false }));
 }

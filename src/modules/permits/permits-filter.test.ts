@@ -135,3 +135,43 @@ describe.each(testDialects())('POST /admin/permits/filter on %s', (dialect) => {
     expect(malformed.json()).toEqual({ success: false, message: '请求体不是有效的 JSON' });
   });
 });
+
+/**
+ * The department filter (a service department) and the advanced filter (approval department
+ * names) share one condition (permit-filter.query.ts): an approval department named like the
+ * value or starting with it, case-insensitively on both databases. Before, the department
+ * filter used a bare LIKE, which ignores ASCII case on SQLite but not on PostgreSQL.
+ */
+describe.each(testDialects())('both permit filters match approval departments alike on %s', (dialect) => {
+  let t: TestApp;
+  let call: ReturnType<typeof caller>;
+  let admin = '';
+  let dept = 0;
+  const p: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    call = caller(t);
+    const db = t.dbh.db;
+    const region = await createRegion(db, '广安区', '511602');
+    dept = await createDepartment(db, { name: 'CA认证中心', code: 'CA', region_id: region });
+    p.equal = String(await addPermit(db, region, '电子认证服务许可', [['ca认证中心', null]]));
+    p.prefix = String(await addPermit(db, region, '电子签名认证', [['CA认证中心审核科', null]]));
+    p.mixed = String(await addPermit(db, region, '密码产品检测', [['Ca认证中心（分中心）', null]]));
+    p.inside = String(await addPermit(db, region, '网络安全等级测评', [['省CA认证中心', null]]));
+    p.other = String(await addPermit(db, region, '数据出境评估', [['网信办', null]]));
+    admin = await t.login();
+  });
+  afterAll(async () => t?.close());
+
+  it('matches the same permits by department name, whatever the letter case', async () => {
+    const byServiceDepartment = await call('POST', '/admin/permits/filter', { district_dept_id: String(dept) }, admin);
+    const byName = await call('GET', `/admin/permits/advanced-filter?departments=${encodeURIComponent('CA认证中心')}`, undefined, admin);
+    const byLowerName = await call('POST', '/admin/permits/advanced-filter', { departments: ['ca认证中心'] }, admin);
+    const ids = (res: { json: () => { data: { permits: Array<{ id: string }> } } }) => res.json().data.permits.map((x) => x.id).sort();
+    const expected = [p.equal, p.prefix, p.mixed].sort();
+    expect(ids(byServiceDepartment)).toEqual(expected);
+    expect(ids(byName)).toEqual(expected);
+    expect(ids(byLowerName)).toEqual(expected);
+  });
+});

@@ -3,23 +3,9 @@ import { aliased, failure, fields, json, ok, okBody, pathParams, routeDocs } fro
 import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { Region, regionToken } from '../regions/regions.openapi.js';
 import { ThemeRef } from '../themes/themes.openapi.js';
+import { Risk } from './risk.schema.js';
 
 const text = (description?: string) => Nullable(Type.String(), description);
-
-export const Risk = Shape(
-  {
-    id: Id(),
-    position: Type.Integer({ description: 'Order within the permit\'s risk list.' }),
-    risk_type: text('风险类型.'),
-    title: Type.String({ description: '风险点: the first line of the cell.' }),
-    description: text('The lines of the 风险点 cell after the first.'),
-    legal_basis: text('法律依据.'),
-    consequence: text('法律后果.'),
-    prevention: text('防范建议.'),
-    level: text('风险等级: 高, 中 or 低.'),
-  },
-  { $id: 'Risk', description: 'One legal risk of a permit.' },
-);
 
 const permitFields = {
   id: Id(),

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { RiskFields } from './risk.schema.js';
 
 export interface PermitsTable {
   id: Generated<number>;
@@ -33,17 +34,11 @@ export interface PermitApprovalDepartmentsTable {
   position: number;
 }
 
-export interface RisksTable {
+/** A risk of a permit: its fields (risk.schema.ts), at a position in the permit's list. */
+export interface RisksTable extends RiskFields {
   id: Generated<number>;
   permit_id: number;
   position: number;
-  risk_type: string | null;
-  title: string;
-  description: string | null;
-  legal_basis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
 }
 
 export interface Tables {

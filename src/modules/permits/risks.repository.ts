@@ -1,16 +1,16 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { RisksTable } from './permits.table.js';
+import type { RiskFields } from './risk.schema.js';
 
 export type RiskRow = Selectable<RisksTable>;
-export type RiskFields = Omit<Insertable<RisksTable>, 'id' | 'permit_id'>;
 
 /** A permit's risks in their order. */
 export function listPermitRisks(db: Executor, permitId: number): Promise<RiskRow[]> {
   return db.selectFrom('risks').selectAll().where('permit_id', '=', permitId).orderBy('position').orderBy('id').execute();
 }
 
-export async function insertRisk(db: Executor, permitId: number, fields: RiskFields): Promise<void> {
+export async function insertRisk(db: Executor, permitId: number, fields: RiskFields & { position: number }): Promise<void> {
   await db.insertInto('risks').values({ permit_id: permitId, ...fields }).execute();
 }
 

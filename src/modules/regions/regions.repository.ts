@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { lowerEquals } from '../../db/dialect.js';
+import { parseRecordId } from '../../http/record-id.js';
 import type { Region, RegionWithUsage } from './regions.openapi.js';
 import type { RegionsTable } from './regions.table.js';
 
@@ -23,8 +24,9 @@ export function listRegionRows(db: Executor): Promise<RegionRow[]> {
 export async function findRegionByToken(db: Executor, token: string): Promise<RegionRow | undefined> {
   const t = token.trim();
   if (!t) return undefined;
-  if (/^\d+$/.test(t) && t.length < 10) {
-    const byId = await db.selectFrom('regions').selectAll().where('id', '=', Number(t)).executeTakeFirst();
+  const id = parseRecordId(t);
+  if (id !== null) {
+    const byId = await db.selectFrom('regions').selectAll().where('id', '=', id).executeTakeFirst();
     if (byId) return byId;
   }
   const lower = t.toLowerCase();

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readNullableString } from '../../http/readers.js';
 import { regionScope } from '../auth/data-scope.js';
-import { parseRecordId } from '../permits/record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { regionDocs } from './regions.openapi.js';
 import { createRegion, deleteRegion, listRegionsFor, updateRegion, type RegionInput } from './regions.service.js';
 

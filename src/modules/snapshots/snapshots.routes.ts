@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { asInput, readInt, readNullableString, readString } from '../../http/readers.js';
 import { defaultEditor } from '../auth/current-user.js';
 import { regionScope } from '../auth/data-scope.js';
-import { parseRecordId } from '../permits/record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { restoreSnapshotBatch } from './restore-snapshot.js';
 import { snapshotDocs } from './snapshots.openapi.js';
 import { listSnapshots } from './snapshots.service.js';

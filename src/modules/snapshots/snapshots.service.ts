@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Executor } from '../../db/database.js';
 import type { RegionScope } from '../auth/data-scope.js';
-import { parseRecordId } from '../permits/record-id.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
 import type { SnapshotList } from './snapshots.openapi.js';
 import { listSnapshotEntries } from './snapshots.repository.js';

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { RiskFields } from '../permits/risk.schema.js';
 
 /** One batch = the state before one change (a delete, an import commit, a restore), of one or more permits. */
 export interface SnapshotBatchesTable {
@@ -25,17 +26,11 @@ export interface SnapshotPermitsTable {
   risk_count: number;
 }
 
-export interface SnapshotRisksTable {
+/** A risk as the snapshot holds it: the fields of a `risks` row (risk.schema.ts) and its position. */
+export interface SnapshotRisksTable extends RiskFields {
   id: Generated<number>;
   snapshot_permit_id: number;
   position: number;
-  risk_type: string | null;
-  title: string;
-  description: string | null;
-  legal_basis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
 }
 
 export interface Tables {

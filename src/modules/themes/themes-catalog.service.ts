@@ -4,7 +4,7 @@ import { EVERYTHING, writeChange } from '../changes/change-transaction.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { parseId } from '../users/users.rules.js';
+import { parseRecordId } from '../../http/record-id.js';
 import {
   deleteThemeRow, findThemeById, findThemeByName, insertTheme, listThemesWithUsage, renameThemeRow, type ThemeRow,
 } from './themes-catalog.repository.js';
@@ -47,7 +47,7 @@ export async function createTheme(ctx: AppContext, rawName: string | undefined):
 
 export async function renameTheme(ctx: AppContext, rawId: string, rawName: string | undefined) {
   const name = checkName(rawName);
-  const id = parseId(rawId);
+  const id = parseRecordId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
   return writeChange(ctx, async (trx) => {
     const before = await findThemeById(trx, id);
@@ -60,7 +60,7 @@ export async function renameTheme(ctx: AppContext, rawId: string, rawName: strin
 
 /** Removes a theme, its region associations and its permit links; 404 when nothing was deleted. */
 export async function deleteTheme(ctx: AppContext, rawId: string): Promise<Static<typeof DeletedTheme>> {
-  const id = parseId(rawId);
+  const id = parseRecordId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
   const result = await writeChange(ctx, async (trx) => {
     const theme = await findThemeById(trx, id);

@@ -65,17 +65,6 @@ export function readStrictFlag(input: Input, name: string): boolean | undefined 
   throw badRequest(`参数 ${name} 应为 true 或 false`);
 }
 
-/** Largest id both databases hold (PostgreSQL `serial` is a 32-bit integer; a larger value would fail there). */
-const MAX_ID = 2_147_483_647;
-
-/** An id given in a path or body: a positive integer, else null (the caller answers not found). */
-export function parseId(raw: unknown): number | null {
-  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-  if (!/^\d{1,10}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 && id <= MAX_ID ? id : null;
-}
-
 /** The fields of a partial update that were given; none at all is a 400 (没有需要更新的字段). */
 export function givenFields<T extends object>(input: T): T {
   const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;

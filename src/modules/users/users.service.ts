@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { parseRecordId } from '../../http/record-id.js';
 import { sessionIdOf } from '../auth/auth.service.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { forgetChangedInitialPassword } from '../auth/bootstrap-admin.js';
@@ -19,7 +20,7 @@ import {
   countActiveAdmins, deleteUserRow, findUserById, findUserByUsername, findUserWithDepartment,
   listUsersWithDepartment, updateUser as updateUserRow, type UserRow,
 } from './users.repository.js';
-import { normalizeUsername, parseId } from './users.rules.js';
+import { normalizeUsername } from './users.rules.js';
 import type { CreateUserInput, UpdateUserInput } from './users.schema.js';
 import type { UsersTable } from './users.table.js';
 
@@ -42,7 +43,7 @@ async function loadUser(db: Executor, id: number): Promise<UserPayload> {
 }
 
 async function boundDepartment(db: Executor, token: string): Promise<number> {
-  const id = parseId(token);
+  const id = parseRecordId(token);
   if (id === null || !(await findDepartmentById(db, id))) throw badRequest(`服务部门不存在：${token}`);
   return id;
 }
@@ -106,7 +107,7 @@ async function assertPatchAllowed(db: Executor, actor: Actor, target: UserRow, i
 
 /** PATCH /admin/users/<id>: any of the given fields, once every rule passed. */
 export async function updateUser(ctx: AppContext, actor: Actor, rawId: string, input: UpdateUserInput): Promise<UserPayload> {
-  const id = parseId(rawId);
+  const id = parseRecordId(rawId);
   const existing = id === null ? undefined : await findUserById(ctx.db, id);
   if (id === null || !existing) throw notFound(NOT_FOUND);
   await assertPatchAllowed(ctx.db, actor, existing, input);
@@ -139,7 +140,7 @@ export async function updateUser(ctx: AppContext, actor: Actor, rawId: string, i
 
 /** DELETE /admin/users/<id>: never oneself (it would end the session mid-work), never the last administrator. */
 export async function deleteUser(ctx: AppContext, actor: Actor, rawId: string): Promise<UserRow> {
-  const id = parseId(rawId);
+  const id = parseRecordId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
   return ctx.db.transaction().execute(async (trx) => {
     const target = await findUserById(trx, id);

@@ -1,5 +1,11 @@
 /** API shapes the pages read (docs/api.md and the modules' docs). */
 
+import type { Static } from '@sinclair/typebox';
+// The server's schema, type only: nothing of it reaches the pages' bundle.
+import type { Risk as RiskSchema } from '../../../src/modules/permits/risk.schema.ts';
+
+type RiskPayload = Static<typeof RiskSchema>;
+
 export interface CurrentUser {
   id: string;
   username: string;
@@ -28,17 +34,8 @@ export interface RegionTheme extends ThemeRef {
   permit_count?: number;
 }
 
-export interface Risk {
-  id: string;
-  position?: number;
-  risk_type?: string | null;
-  title: string;
-  description: string | null;
-  legal_basis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
-}
+/** A risk as the admin routes send it; a `/v2` search result leaves out its position and type. */
+export type Risk = Omit<RiskPayload, 'position' | 'risk_type'> & Partial<Pick<RiskPayload, 'position' | 'risk_type'>>;
 
 export interface Permit {
   id: string;

@@ -1,5 +1,5 @@
 import { badRequest } from '../../../http/errors.js';
-import { parseRecordId } from '../../permits/record-id.js';
+import { parseRecordId } from '../../../http/record-id.js';
 import { nameKey, parsePattern } from '../engine/knowledge.js';
 import { LEXICON_KINDS, type LexiconKind } from './lexicon.table.js';
 

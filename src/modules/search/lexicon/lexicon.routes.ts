@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { badRequest } from '../../../http/errors.js';
 import { asInput, readInt, readString } from '../../../http/readers.js';
 import type { SearchIndexHolder } from '../search-index.service.js';
-import { parseRecordId } from '../../permits/record-id.js';
+import { parseRecordId } from '../../../http/record-id.js';
 import { listRegionRows } from '../../regions/regions.repository.js';
 import { JSON_FILE_TYPE, sendAttachment } from '../../files/attachment.js';
 import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';

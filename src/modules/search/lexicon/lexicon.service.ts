@@ -5,7 +5,7 @@ import { nowIso } from '../../../db/dialect.js';
 import { badRequest, forbidden, notFound } from '../../../http/errors.js';
 import type { CurrentUser } from '../../auth/current-user.js';
 import { writeChange } from '../../changes/change-transaction.js';
-import { parseRecordId } from '../../permits/record-id.js';
+import { parseRecordId } from '../../../http/record-id.js';
 import { listRegionRows, type RegionRow } from '../../regions/regions.repository.js';
 import { matchesPattern, nameKey, parsePattern } from '../engine/knowledge.js';
 import { expansionCycle, MAX_ENTRIES, parseStoredBody, readLexiconInput, storedBody, type LexiconBody, type LexiconInput } from './lexicon-rules.js';
