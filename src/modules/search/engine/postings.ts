@@ -96,7 +96,8 @@ export class Postings {
       const d = p.dense[term];
       if (d) d[doc] = impact;
       else {
-        startBlocks(term, doc >>> BLOCK_BITS);
+        const block = doc >>> BLOCK_BITS;
+        if (block > started[term]) startBlocks(term, block);
         const at = cursor[term]++;
         p.docs[at] = doc & (BLOCK_SIZE - 1);
         p.impacts[at] = impact;

@@ -74,9 +74,16 @@ export class StoredDoc implements SearchDoc {
     if (doc instanceof StoredDoc) return doc;
     const cells = new Array<Cell>(doc.risks.length * WIDTH);
     let k = 0;
+    // In RISK_FIELDS order, written out: a full build packs a million risks.
     for (const r of doc.risks) {
-      for (const field of RISK_FIELDS) cells[k++] = r[field];
-      if (SMALL_ID.test(r.id)) cells[k - WIDTH] = Number(r.id);
+      cells[k++] = SMALL_ID.test(r.id) ? Number(r.id) : r.id;
+      cells[k++] = r.title;
+      cells[k++] = r.description;
+      cells[k++] = r.legalBasis;
+      cells[k++] = r.consequence;
+      cells[k++] = r.prevention;
+      cells[k++] = r.level;
+      cells[k++] = r.riskType;
     }
     return new StoredDoc(doc, cells);
   }
