@@ -3,7 +3,8 @@ import { badRequest } from '../../http/errors.js';
 import { readNullableString, readString, type Input } from '../../http/readers.js';
 import { Flag, Scalar, Text } from '../../http/body-fields.js';
 import { givenFields } from '../../http/partial-update.js';
-import { checkRole, DEFAULT_ROLE, DEFAULT_USER_GRADE, readGrade, readPassword, readStrictFlag } from './users.rules.js';
+import { readPassword } from '../auth/password-input.js';
+import { checkRole, DEFAULT_ROLE, DEFAULT_USER_GRADE, readGrade, readStrictFlag } from './users.rules.js';
 
 const accountFields = {
   password: Text(256, 'Password (stored hashed); required on creation.'),
@@ -93,11 +94,3 @@ export function readUpdateUserInput(body: Input): UpdateUserInput {
   };
   return givenFields(input);
 }
-
-export const OwnPasswordBody = Type.Object(
-  {
-    old_password: Text(256, 'The current password.'),
-    new_password: Text(256, 'The new password: at least 8 characters, different from the current one.'),
-  },
-  { additionalProperties: false },
-);
