@@ -20,7 +20,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createCheckpoint, restoreCheckpoint } from '../src/modules/checkpoints/checkpoints.service.js';
-import { withRawConnection } from '../src/modules/checkpoints/raw-connection.js';
+import { withRawConnection } from '../src/db/raw-connection.js';
 import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.js';
 import { copyTablesToFiles, loadTablesFromFiles } from './postgres-alone.js';
 

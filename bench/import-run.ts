@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { commitImport } from '../src/modules/importer/commit.service.js';
 import { previewSession } from '../src/modules/importer/preview.service.js';
 import { createImportSession, uploadParseLimits } from '../src/modules/importer/upload.service.js';
-import { loadCurrentUser } from '../src/modules/users/users.repository.js';
+import { loadCurrentUser } from '../src/modules/auth/current-user.repository.js';
 
 /** Collects garbage first (with --expose-gc), so a phase does not pay for the one before. */
 export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {

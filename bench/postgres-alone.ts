@@ -13,7 +13,7 @@ import { emptyTables } from '../src/modules/checkpoints/checkpoint-restorer.js';
 import { COVERED_TABLES } from '../src/modules/checkpoints/checkpoint-tables.js';
 import { dropPostgresConstraints, restorePostgresConstraints } from '../src/modules/checkpoints/deferred-constraints.js';
 import { liveColumns } from '../src/modules/checkpoints/live-schema.js';
-import { quoteIdent, type RawConnection } from '../src/modules/checkpoints/raw-connection.js';
+import { quoteIdent, type RawConnection } from '../src/db/raw-connection.js';
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 

@@ -6,7 +6,7 @@ import type { CurrentUser } from '../modules/auth/current-user.js';
 import { insertOperationLog } from '../modules/operation-log/operation-log.repository.js';
 import type { OperationNote } from '../modules/operation-log/operation-recorder.js';
 import { sanitizeParams } from '../modules/operation-log/sanitize-params.js';
-import { MAX_GRADE } from '../modules/users/users.rules.js';
+import { MAX_GRADE } from '../modules/accounts/grade.js';
 
 /** The username every command-line change is recorded under (no account has it: operator_id is null). */
 export const CLI_USERNAME = 'cli';

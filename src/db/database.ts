@@ -3,7 +3,7 @@ import type { Tables as Regions } from '../modules/regions/regions.table.js';
 import type { Tables as Themes } from '../modules/themes/themes.table.js';
 import type { Tables as Permits } from '../modules/permits/permits.table.js';
 import type { Tables as Departments } from '../modules/departments/departments.table.js';
-import type { Tables as Users } from '../modules/users/users.table.js';
+import type { Tables as Users } from '../modules/accounts/users.table.js';
 import type { Tables as Sessions } from '../modules/sessions/sessions.table.js';
 import type { Tables as ImportSessions } from '../modules/importer/import-sessions.table.js';
 import type { Tables as Files } from '../modules/files/permit-files.table.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { failure, ok, okBody, json, redirect, routeDocs } from '../../http/openapi/route-doc.js';
 import { Id, Nullable, Shape } from '../../http/openapi/shapes.js';
-import { accountFields } from '../users/users.openapi.js';
+import { accountFields } from '../accounts/accounts.openapi.js';
 
 /** The current-user object of interface section 5 (presentCurrentUser). */
 export const CurrentUser = Shape(

@@ -4,9 +4,10 @@ import { nowIso } from '../../db/dialect.js';
 import { mapDatabaseError } from '../../http/db-errors.js';
 import { AppError } from '../../http/errors.js';
 import { deleteIdleSessions, deleteSession, findSession, insertSession, touchSession } from '../sessions/sessions.repository.js';
-import { findUserByUsername, loadCurrentUser, updateUser } from '../users/users.repository.js';
+import { findUserByUsername, updateUser } from '../accounts/users.repository.js';
 import { reserveAttempt, settleAttempt } from './attempt-gate.js';
 import type { CurrentUser } from './current-user.js';
+import { loadCurrentUser } from './current-user.repository.js';
 import { timingDummyHash, verifyPassword } from './password.js';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;

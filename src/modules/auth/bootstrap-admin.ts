@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
-import { findUserByUsername, insertUserIfAbsent } from '../users/users.repository.js';
+import { findUserByUsername, insertUserIfAbsent } from '../accounts/users.repository.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';

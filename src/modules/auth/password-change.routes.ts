@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput } from '../../http/readers.js';
-import { changeOwnPassword } from '../users/own-password.js';
-import { OwnPasswordBody } from '../users/users.schema.js';
-import { readPassword } from '../users/users.rules.js';
-import { actorOf } from '../users/users.routes.js';
+import { actorOf } from './actor.js';
 import { authDocs } from './auth.openapi.js';
+import { OwnPasswordBody } from './auth.schema.js';
+import { changeOwnPassword } from './own-password.js';
+import { readPassword } from './password-input.js';
 
 /** POST {api_root}/auth/password: a logged-in user replaces its own password (also the way out of must-change). */
 export function registerPasswordChangeRoutes(app: FastifyInstance, ctx: AppContext): void {

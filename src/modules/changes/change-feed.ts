@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext, DataChange } from '../../context.js';
 import type { DB, Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
-import type { RawConnection } from '../checkpoints/raw-connection.js';
+import type { RawConnection } from '../../db/raw-connection.js';
 
 /** How often an instance looks for other instances' changes: well inside the 1 s freshness promise. */
 export const FEED_POLL_MS = 250;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { newImagePath, releaseImagePath } from './image-files.js';
-import { withRawConnection } from './raw-connection.js';
+import { withRawConnection } from '../../db/raw-connection.js';
 
 /**
  * What a SQLite checkpoint operation cut short (a crash, a kill) leaves beside the database — its

@@ -5,7 +5,7 @@ import type { TableStat } from './checkpoint-writer.js';
 import { checkSqliteForeignKeys, dropPostgresConstraints, restorePostgresConstraints } from './deferred-constraints.js';
 import { keepSessions, restoreKeptSessions } from './kept-sessions.js';
 import { liveColumns, type LiveColumn } from './live-schema.js';
-import { quoteIdent, type RawConnection } from './raw-connection.js';
+import { quoteIdent, type RawConnection } from '../../db/raw-connection.js';
 import { isImageCheckpoint, withStoredImage } from './sqlite-image.js';
 import { RestoreCheckFailed, restoreTable, type Expected } from './table-restorer.js';
 

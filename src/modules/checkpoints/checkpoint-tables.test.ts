@@ -3,7 +3,7 @@ import { createTestDatabase, openMigrated, testDialects, type TestDatabase } fro
 import type { DatabaseHandle } from '../../db/connect.js';
 import { COVERED_TABLES, EXCLUDED_TABLES, isBookkeepingTable } from './checkpoint-tables.js';
 import { liveColumns, liveForeignKeys, liveTables, type ForeignKey } from './live-schema.js';
-import { withRawConnection } from './raw-connection.js';
+import { withRawConnection } from '../../db/raw-connection.js';
 
 describe.each(testDialects())('checkpoint table list against the live schema on %s', (dialect) => {
   let database: TestDatabase;

@@ -3,7 +3,7 @@ import { INSERT_CHUNK_SQL, readTablePages } from './chunk-sql.js';
 import { COVERED_TABLES, type CoveredTable } from './checkpoint-tables.js';
 import { InFlight } from './in-flight.js';
 import { liveColumns } from './live-schema.js';
-import type { RawConnection } from './raw-connection.js';
+import type { RawConnection } from '../../db/raw-connection.js';
 import { withTablesImage } from './sqlite-image.js';
 
 export type CheckpointKind = 'manual' | 'auto_backup';

@@ -7,7 +7,7 @@ import { recordChangeRaw } from '../changes/change-feed.js';
 import { restoreCheckpointData, RestoreCheckFailed, type RestoredTable } from './checkpoint-restorer.js';
 import { writeCheckpoint, type CheckpointKind, type TableStat } from './checkpoint-writer.js';
 import { deleteCheckpointRow, findCheckpointRow, listCheckpointRows, type CheckpointRow } from './checkpoints.repository.js';
-import { withRawConnection, type RawConnection } from './raw-connection.js';
+import { withRawConnection, type RawConnection } from '../../db/raw-connection.js';
 import type { Checkpoint, CheckpointRestoreResult } from './checkpoints.openapi.js';
 
 /** Restore batch size (interface 4.8): 100..10000, anything else becomes 1000. */

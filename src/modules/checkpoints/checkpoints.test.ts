@@ -7,7 +7,7 @@ import { changeDataset, dumpCoveredTables, seedSmallDataset, type SmallDataset }
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { encodeChunk } from './chunk-codec.js';
 import { liveColumns } from './live-schema.js';
-import { withRawConnection } from './raw-connection.js';
+import { withRawConnection } from '../../db/raw-connection.js';
 
 describe.each(testDialects())('checkpoints on %s', (dialect) => {
   let t: TestApp;

@@ -10,7 +10,7 @@ import { readChunkContent, readTablePages } from './chunk-sql.js';
 import type { PageLimits } from './copy-out.js';
 import { encodeTuples } from './copy-binary.js';
 import { liveColumns } from './live-schema.js';
-import { withRawConnection } from './raw-connection.js';
+import { withRawConnection } from '../../db/raw-connection.js';
 
 const AWKWARD = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\r', "quote ' \"", '中文 🚀', '', '\\x41'];
 

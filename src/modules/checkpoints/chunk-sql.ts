@@ -3,7 +3,7 @@ import type { CoveredTable } from './checkpoint-tables.js';
 import { CorruptChunkError } from './chunk-codec.js';
 import type { CopiedPage, PageLimits } from './copy-out.js';
 import type { LiveColumn } from './live-schema.js';
-import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from './raw-connection.js';
+import { quoteIdent as q, SQLITE_UNBASE64, type RawConnection } from '../../db/raw-connection.js';
 
 // The statements that move a checkpoint's rows (chunk-codec.ts has the layouts): PostgreSQL's
 // pages of binary COPY, and the INSERT that restores the older `json` layout on either database.

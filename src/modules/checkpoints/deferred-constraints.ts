@@ -1,6 +1,6 @@
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { liveForeignKeys } from './live-schema.js';
-import { quoteIdent, type RawConnection } from './raw-connection.js';
+import { quoteIdent, type RawConnection } from '../../db/raw-connection.js';
 import { RestoreCheckFailed } from './table-restorer.js';
 
 // A restore checks foreign keys once for the whole database after loading, instead of row by row:

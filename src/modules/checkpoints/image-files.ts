@@ -3,7 +3,7 @@ import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AppContext } from '../../context.js';
-import { withRawConnection, type RawConnection } from './raw-connection.js';
+import { withRawConnection, type RawConnection } from '../../db/raw-connection.js';
 import { processRuns } from '../../process-runs.js';
 
 // The files SQLite checkpoint operations write their database image to (sqlite-image.ts;

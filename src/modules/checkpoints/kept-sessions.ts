@@ -1,5 +1,5 @@
 import { liveColumns } from './live-schema.js';
-import { quoteIdent, type RawConnection } from './raw-connection.js';
+import { quoteIdent, type RawConnection } from '../../db/raw-connection.js';
 import { RowInserter } from './row-inserter.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RawConnection } from './raw-connection.js';
+import type { RawConnection } from '../../db/raw-connection.js';
 
 export interface LiveColumn {
   name: string;

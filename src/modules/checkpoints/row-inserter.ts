@@ -1,4 +1,4 @@
-import { MAX_PARAMS, quoteIdent, type RawConnection } from './raw-connection.js';
+import { MAX_PARAMS, quoteIdent, type RawConnection } from '../../db/raw-connection.js';
 
 /**
  * Multi-row INSERTs from values held in JavaScript (the kept sessions), at most `batchSize` rows

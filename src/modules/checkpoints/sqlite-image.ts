@@ -6,7 +6,7 @@ import type { TableStat } from './checkpoint-writer.js';
 import { newImagePath, releaseImagePath } from './image-files.js';
 import { InFlight, ReadAhead } from './in-flight.js';
 import type { LiveColumn } from './live-schema.js';
-import { quoteIdent as q, type RawConnection } from './raw-connection.js';
+import { quoteIdent as q, type RawConnection } from '../../db/raw-connection.js';
 import { checkRestoredCount, RestoreCheckFailed, type Expected } from './table-restorer.js';
 
 // SQLite checkpoints are stored as a database image (docs/checkpoints.md, "Storage format"): a

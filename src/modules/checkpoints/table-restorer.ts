@@ -4,7 +4,7 @@ import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER } from './copy-binary.js';
 import { insertFromJsonQuery, isMalformedData, readChunkContent, type ColumnSource } from './chunk-sql.js';
 import type { CoveredTable } from './checkpoint-tables.js';
 import type { LiveColumn } from './live-schema.js';
-import { quoteIdent, type RawConnection } from './raw-connection.js';
+import { quoteIdent, type RawConnection } from '../../db/raw-connection.js';
 import { SelfReferences } from './row-inserter.js';
 
 /** A restore that found the checkpoint's data unusable: answered as a failed restore, after the rollback. */

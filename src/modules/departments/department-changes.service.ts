@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { parseRecordId } from '../../http/record-id.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { assertMayGrant, assertMayManage } from '../auth/privilege-ceiling.js';
-import { listDepartmentUserPrivileges, unbindDepartmentUsers } from '../users/users.repository.js';
+import { listDepartmentUserPrivileges, unbindDepartmentUsers } from '../accounts/users.repository.js';
 import { assertNameFree, findParentDepartment, findRegionId } from './department-placement.js';
 import {
   ancestorChain, countChildren, deleteDepartmentRow, findDepartmentById, updateDepartmentRow,

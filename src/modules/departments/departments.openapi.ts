@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { failure, fields, ok, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Shape } from '../../http/openapi/shapes.js';
-import { User } from '../users/users.openapi.js';
-import { Department, departmentFields, refFields, unitLevel } from './departments.presenter.js';
+import { refFields, User } from '../accounts/accounts.openapi.js';
+import { Department, departmentFields, unitLevel } from './departments.presenter.js';
 
 const depth = Type.Integer({ minimum: 1, description: 'Depth in the tree (root = 1).' });
 

@@ -1,18 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { refFields } from '../accounts/accounts.openapi.js';
 import type { DepartmentRow } from './departments.repository.js';
 
-// The shapes below are the OpenAPI description of what these presenters return (users embed them too).
-
-export const refFields = {
-  id: Id(),
-  name: Type.String(),
-  code: Type.String({ description: 'Upper-case code.' }),
-  region_id: Nullable(Id()),
-};
-
-/** The short form of a department embedded in a user. */
-export const DepartmentRef = Shape(refFields, { $id: 'DepartmentRef', description: 'A service department, in short.' });
+// The shapes below are the OpenAPI description of what these presenters return (a user embeds a
+// department in short: DepartmentRef, with the accounts).
 
 export const unitLevel = Type.String({ description: '`unit` when empty.' });
 
@@ -50,8 +42,3 @@ export function presentDepartment(d: DepartmentRow): Static<typeof Department> {
 }
 
 export type DepartmentPayload = Static<typeof Department>;
-
-/** The short form embedded in a user and in child listings. */
-export function presentDepartmentRef(d: { id: number; name: string; code: string; region_id: number | null }): Static<typeof DepartmentRef> {
-  return { id: String(d.id), name: d.name, code: d.code, region_id: idText(d.region_id) };
-}

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../http/errors.js';
 import { readInt, readNullableString, readStrictInt, readString, type Input } from '../../http/readers.js';
-import { Scalar, Text } from '../users/users.schema.js';
-import { checkGradeRange, givenFields } from '../users/users.rules.js';
+import { Scalar, Text } from '../../http/body-fields.js';
+import { givenFields } from '../../http/partial-update.js';
+import { checkGradeRange } from '../accounts/grade.js';
 
 const departmentFields = {
   name: Text(100, 'Department name; required on creation; unique.'),

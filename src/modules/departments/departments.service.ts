@@ -8,16 +8,16 @@ import { AppError, badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { hashPassword } from '../auth/password.js';
 import { assertMayGrant } from '../auth/privilege-ceiling.js';
-import { addAccount } from '../users/accounts.js';
-import { presentUser } from '../users/users.presenter.js';
-import { findUserWithDepartment } from '../users/users.repository.js';
-import { normalizeUsername } from '../users/users.rules.js';
+import { addAccount } from '../accounts/accounts.js';
+import { presentDepartmentRef, presentUser } from '../accounts/users.presenter.js';
+import { findUserWithDepartment } from '../accounts/users.repository.js';
+import { normalizeUsername } from '../accounts/username.js';
 import { assertNewDepartmentFree, resolvePlacement } from './department-placement.js';
 import { byName, depthsOf, gradeForDepth, nestDepartments, type TreeNode } from './department-tree.js';
 import {
   findDepartmentByCode, insertDepartment, listChildRows, listDepartmentRows, type DepartmentRow,
 } from './departments.repository.js';
-import { presentDepartment, presentDepartmentRef, type DepartmentPayload } from './departments.presenter.js';
+import { presentDepartment, type DepartmentPayload } from './departments.presenter.js';
 import type { CreateDepartmentInput } from './departments.schema.js';
 import type { ChildUnit, CreatedDepartment as CreatedDepartmentSchema, DepartmentListItem, DepartmentTreeNode } from './departments.openapi.js';
 

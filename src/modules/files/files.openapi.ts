@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { aliased, content, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { PARSE_REFUSALS, SessionDescription } from '../importer/import.openapi.js';
-import { BYTES_TYPE, XLSX_TYPE } from './attachment.js';
+import { BYTES_TYPE, XLSX_TYPE } from '../../http/attachment.js';
 
 export const PermitFileListing = Shape(
   {

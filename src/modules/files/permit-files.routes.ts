@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
-import { sendStoredFile } from './attachment.js';
+import { sendStoredFile } from '../../http/attachment.js';
 import { fileDocs } from './files.openapi.js';
 import { archivedFile, deleteFile, listFiles, permitOriginalFile, reimportFile } from './permit-files.service.js';
 

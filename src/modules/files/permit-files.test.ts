@@ -5,7 +5,7 @@ import { generatedPermits, generatedWorkbook } from '../../../test/helpers/insta
 import { multipartBody } from '../../../test/helpers/multipart.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { GUANGAN_CITY, importer, json, QIANFENG, seedCorpusRegions, workbookBytes } from '../importer/import.test-helpers.js';
-import { XLSX_TYPE } from './attachment.js';
+import { XLSX_TYPE } from '../../http/attachment.js';
 
 describe.each(testDialects())('archived workbooks on %s', (dialect) => {
   let t: TestApp;

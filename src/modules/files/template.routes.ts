@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { operatorName } from '../auth/current-user.js';
 import { readMultipartForm } from '../importer/multipart-form.js';
 import { parseUploadedWorkbook } from '../importer/upload.service.js';
-import { sendAttachment, XLSX_TYPE } from './attachment.js';
+import { sendAttachment, XLSX_TYPE } from '../../http/attachment.js';
 import { fileDocs } from './files.openapi.js';
 import { readTemplate, templateMetadata, TEMPLATE_FILENAME, writeTemplate } from './import-template.js';
 

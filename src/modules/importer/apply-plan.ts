@@ -5,7 +5,7 @@ import { ensureApprovalDepartmentIds } from '../approval-departments/approval-de
 import { insertRegion } from '../regions/regions.repository.js';
 import { ensureRegionThemes } from '../themes/region-themes.repository.js';
 import type { SearchDoc } from '../search/engine/types.js';
-import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
+import { createSnapshotBatch } from '../permits/create-snapshot.js';
 import type { ImportPlan, PlannedPermit, PlanRef } from './import-plan.types.js';
 import { markSessionCommitted, sessionContent, type ImportSessionHead } from './import-sessions.repository.js';
 import {

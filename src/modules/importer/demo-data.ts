@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { findRegionsByTokens, insertRegion } from '../regions/regions.repository.js';
-import { loadCurrentUser } from '../users/users.repository.js';
+import { loadCurrentUser } from '../auth/current-user.repository.js';
 import { commitImport } from './commit.service.js';
 import { previewSession } from './preview.service.js';
 import { createImportSession } from './upload.service.js';

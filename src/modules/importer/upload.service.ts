@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import { operatorName, type CurrentUser } from '../auth/current-user.js';
-import { storedFileType } from '../files/attachment.js';
+import { storedFileType } from '../../http/attachment.js';
 import { SESSION_TTL_MS } from './import-session.js';
 import { deleteExpiredSessions, deleteImportSession, insertImportSession } from './import-sessions.repository.js';
 import { encodeParsed } from './parsed-codec.js';

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { RegionScope } from '../auth/data-scope.js';
 import { writeChange } from '../changes/change-transaction.js';
 import { requireRegionForChange } from '../regions/regions.service.js';
-import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
+import { createSnapshotBatch } from './create-snapshot.js';
 import { findPermitByToken, matchTheme, PERMIT_NOT_FOUND, permitThemeRefs } from './permit-lookup.js';
 import type { DeletePermitResult as DeletePermitResultSchema } from './permits.openapi.js';
 import { deletePermitRow } from './permits.repository.js';

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { inScope, type RegionScope } from '../auth/data-scope.js';
 import { ensureApprovalDepartmentIds } from '../approval-departments/approval-departments.repository.js';
 import { writeChange } from '../changes/change-transaction.js';
-import { createSnapshotBatch } from '../snapshots/create-snapshot.js';
+import { createSnapshotBatch } from './create-snapshot.js';
 import { ensureRegionThemes } from '../themes/region-themes.repository.js';
 import { refuseIfAny, type FieldProblem, type PermitEdit, type RiskInput } from './permit-edit.input.js';
 import { describePermitEdit, type PermitState } from './permit-edit.summary.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readString } from '../../http/readers.js';
-import { Scalar } from '../users/users.schema.js';
+import { Scalar } from '../../http/body-fields.js';
 import { filterPermits } from './permits-filter.service.js';
 import { permitDocs } from './permits.openapi.js';
 

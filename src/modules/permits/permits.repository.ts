@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { lowerEquals } from '../../db/dialect.js';
-import type { PermitSnapshotData } from '../snapshots/create-snapshot.js';
+import type { PermitSnapshotData } from './create-snapshot.js';
 import type { PermitsTable } from './permits.table.js';
 
 export type PermitRow = Selectable<PermitsTable>;

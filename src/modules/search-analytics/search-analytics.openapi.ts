@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { aliased, content, failure, fields, ok, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Shape, Timestamp } from '../../http/openapi/shapes.js';
-import { XLSX_TYPE } from '../files/attachment.js';
+import { XLSX_TYPE } from '../../http/attachment.js';
 import { CHANNELS } from '../query-log/query-log.js';
 
 const Question = Type.String({ description: 'The question as logged: normalised, personal data masked.' });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput } from '../../http/readers.js';
-import { sendAttachment, XLSX_TYPE } from '../files/attachment.js';
+import { sendAttachment, XLSX_TYPE } from '../../http/attachment.js';
 import { searchAnalyticsDocs } from './search-analytics.openapi.js';
 import { EXPORT_ROWS, readAnalyticsRequest, searchAnalytics, searchAnalyticsWorkbook } from './search-analytics.service.js';
 

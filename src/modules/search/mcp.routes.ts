@@ -8,7 +8,7 @@ import type { QueryLog } from '../query-log/query-log.js';
 import { getPermit, listRegions, listThemes, permitsOfTheme, searchPermits, ToolInputError, type ToolAnswer } from './assistant-tools.js';
 import { mcpDocs } from './mcp.openapi.js';
 import type { SearchIndexHolder } from './search-index.service.js';
-import { MAX_QUERY_LENGTH } from './search.routes.js';
+import { MAX_QUERY_LENGTH } from './query-limit.js';
 
 const VERSION = '1.0.0';
 

@@ -14,10 +14,9 @@ import { searchDocs } from './search.openapi.js';
 import { searchRiskSubjects, whyNotFound } from './search.service.js';
 import { whyNotDocs } from './why-not.openapi.js';
 import { acceptsGzip, answerBody, gzippedAnswer } from './v2-answer.js';
+import { MAX_QUERY_LENGTH } from './query-limit.js';
 
 const TRUTHY = ['1', 'true', 'yes', 'on'];
-/** The longest question, for /v2 and why-not-found alike. */
-export const MAX_QUERY_LENGTH = 500;
 const queryTooLong = () => badRequest(`查询内容过长（最多 ${MAX_QUERY_LENGTH} 个字符）`);
 const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
 

@@ -8,7 +8,7 @@ import { writeChange } from '../changes/change-transaction.js';
 import { ensureApprovalDepartmentIds } from '../approval-departments/approval-departments.repository.js';
 import { findCodeHolder, findPermitById, replacePermitLinks, writePermitRecord } from '../permits/permits.repository.js';
 import { findRegionById } from '../regions/regions.repository.js';
-import { createSnapshotBatch, type PermitSnapshotData } from './create-snapshot.js';
+import { createSnapshotBatch, type PermitSnapshotData } from '../permits/create-snapshot.js';
 import type { SnapshotRestoreResult } from './snapshots.openapi.js';
 import { findSnapshotBatch, listBatchPermits, putBackBatchRisks } from './snapshots.repository.js';
 

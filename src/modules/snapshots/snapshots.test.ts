@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import { GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from '../permits/maintenance.fixture.js';
-import { createSnapshotBatch } from './create-snapshot.js';
+import { createSnapshotBatch } from '../permits/create-snapshot.js';
 
 const COMPANY = '511A0064100070'; // 公司设立登记: three themes, two approval departments, three risks
 const themedCodes = (region: string) => loadCorpus().permits.filter((p) => p.region_code === region && p.themes.length > 0).map((p) => p.code);

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readString } from '../../http/readers.js';
 import type { RouteDoc } from '../../http/openapi/route-doc.js';
-import { Text } from '../users/users.schema.js';
+import { Text } from '../../http/body-fields.js';
 import { createTheme, deleteTheme, listCatalogThemes, presentTheme, renameTheme } from './themes-catalog.service.js';
 import { themeDocs } from './themes.openapi.js';
 

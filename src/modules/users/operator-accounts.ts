@@ -5,10 +5,11 @@ import { forgetChangedInitialPassword } from '../auth/bootstrap-admin.js';
 import { hashPassword } from '../auth/password.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { clearLoginFailures, deleteUserSessions } from '../sessions/sessions.repository.js';
-import { addAccount } from './accounts.js';
-import { passwordChangeKey } from './own-password.js';
-import { findUserByUsername, updateUser, type UserRow } from './users.repository.js';
-import { MAX_PASSWORD_LENGTH, normalizeUsername } from './users.rules.js';
+import { addAccount } from '../accounts/accounts.js';
+import { findUserByUsername, updateUser, type UserRow } from '../accounts/users.repository.js';
+import { normalizeUsername } from '../accounts/username.js';
+import { passwordChangeKey } from '../auth/own-password.js';
+import { MAX_PASSWORD_LENGTH } from '../auth/password-input.js';
 
 /**
  * Accounts changed by the people who run the service, from the command line: there is no acting

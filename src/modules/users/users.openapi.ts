@@ -1,32 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
-import { Id, Nullable, Shape, Timestamp } from '../../http/openapi/shapes.js';
-import { Department, DepartmentRef } from '../departments/departments.presenter.js';
-
-/** What every view of an account shows (the user list and the current user). */
-export const accountFields = {
-  id: Id(),
-  username: Type.String(),
-  display_name: Nullable(Type.String()),
-  role: Type.String({ description: '`admin` or `department_admin`.' }),
-  grade: Type.Integer({ description: '0–100; 100 super administrator, 90 and above see all regions.' }),
-};
-
-/** A user account (interface 2.2, presentUser): never its password. */
-export const User = Shape(
-  {
-    ...accountFields,
-    service_department_id: Nullable(Id(), 'The bound department.'),
-    department_role: Nullable(Type.String()),
-    is_active: Type.Boolean(),
-    must_change_password: Type.Boolean(),
-    department: Nullable(DepartmentRef, 'The bound department, in short.'),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
-    last_login_at: Nullable(Timestamp()),
-  },
-  { $id: 'User', description: 'A user account.' },
-);
+import { Nullable, Shape } from '../../http/openapi/shapes.js';
+import { User } from '../accounts/accounts.openapi.js';
+import { Department } from '../departments/departments.presenter.js';
 
 const params = pathParams({ user_id: 'The user id.' });
 

@@ -3,12 +3,10 @@ import type { AppContext } from '../../context.js';
 import { asInput, readFlag } from '../../http/readers.js';
 import { CreateUserBody, readCreateUserInput, readUpdateUserInput, UpdateUserBody } from './users.schema.js';
 import { userDocs } from './users.openapi.js';
-import { createUser, deleteUser, describeUserChanges, listUsers, updateUser, type Actor } from './users.service.js';
+import { actorOf } from '../auth/actor.js';
+import { createUser, deleteUser, describeUserChanges, listUsers, updateUser } from './users.service.js';
 
 type WithUserId = FastifyRequest<{ Params: { user_id: string } }>;
-
-/** The acting administrator (the admin guard has already made sure there is one). */
-export const actorOf = (req: FastifyRequest): Actor => ({ user: req.user!, sessionToken: req.sessionToken });
 
 /** Users (interface 4.3): admin guard, JSON errors, every change in the operation log. */
 export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void {

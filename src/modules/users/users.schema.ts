@@ -1,18 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../http/errors.js';
 import { readNullableString, readString, type Input } from '../../http/readers.js';
-import { checkRole, DEFAULT_ROLE, DEFAULT_USER_GRADE, givenFields, readGrade, readPassword, readStrictFlag } from './users.rules.js';
-
-// Field shapes shared by the account and organisation bodies. Blank (null, '') is allowed
-// wherever the interface gives blank a meaning; numbers may come as text (forms send text).
-// The description is what the OpenAPI document shows for the field.
-const described = (description?: string) => (description ? { description } : {});
-export const Text = (maxLength: number, description?: string) =>
-  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], described(description)));
-export const Scalar = (maxLength: number, description?: string) =>
-  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Number(), Type.Null()], described(description)));
-export const Flag = (description?: string) =>
-  Type.Optional(Type.Union([Type.Boolean(), Type.String({ maxLength: 8 }), Type.Number(), Type.Null()], described(description)));
+import { Flag, Scalar, Text } from '../../http/body-fields.js';
+import { givenFields } from '../../http/partial-update.js';
+import { readPassword } from '../auth/password-input.js';
+import { checkRole, DEFAULT_ROLE, DEFAULT_USER_GRADE, readGrade, readStrictFlag } from './users.rules.js';
 
 const accountFields = {
   password: Text(256, 'Password (stored hashed); required on creation.'),
@@ -102,11 +94,3 @@ export function readUpdateUserInput(body: Input): UpdateUserInput {
   };
   return givenFields(input);
 }
-
-export const OwnPasswordBody = Type.Object(
-  {
-    old_password: Text(256, 'The current password.'),
-    new_password: Text(256, 'The new password: at least 8 characters, different from the current one.'),
-  },
-  { additionalProperties: false },
-);

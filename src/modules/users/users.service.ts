@@ -5,7 +5,7 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { parseRecordId } from '../../http/record-id.js';
 import { sessionIdOf } from '../auth/auth.service.js';
-import type { CurrentUser } from '../auth/current-user.js';
+import type { Actor } from '../auth/actor.js';
 import { forgetChangedInitialPassword } from '../auth/bootstrap-admin.js';
 import { hashPassword } from '../auth/password.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
@@ -14,23 +14,17 @@ import { presentDepartment, type DepartmentPayload } from '../departments/depart
 import { findDepartmentById } from '../departments/departments.repository.js';
 import { departmentForNewUser } from '../departments/departments.service.js';
 import { deleteUserSessions } from '../sessions/sessions.repository.js';
-import { addAccount } from './accounts.js';
-import { presentUser, type UserPayload } from './users.presenter.js';
+import { addAccount } from '../accounts/accounts.js';
+import { presentUser, type UserPayload } from '../accounts/users.presenter.js';
 import {
   countActiveAdmins, deleteUserRow, findUserById, findUserByUsername, findUserWithDepartment,
   listUsersWithDepartment, updateUser as updateUserRow, type UserRow,
-} from './users.repository.js';
-import { normalizeUsername } from './users.rules.js';
+} from '../accounts/users.repository.js';
+import { normalizeUsername } from '../accounts/username.js';
 import type { CreateUserInput, UpdateUserInput } from './users.schema.js';
-import type { UsersTable } from './users.table.js';
+import type { UsersTable } from '../accounts/users.table.js';
 
 const NOT_FOUND = '用户不存在';
-
-/** Who is acting, and through which session (kept when the actor changes its own password). */
-export interface Actor {
-  user: CurrentUser;
-  sessionToken: string | null;
-}
 
 export async function listUsers(db: Executor, includeInactive: boolean): Promise<UserPayload[]> {
   return (await listUsersWithDepartment(db, { includeInactive })).map(presentUser);

@@ -5,7 +5,7 @@ import { asInput, readInt, readString } from '../../../http/readers.js';
 import type { SearchIndexHolder } from '../search-index.service.js';
 import { parseRecordId } from '../../../http/record-id.js';
 import { listRegionRows } from '../../regions/regions.repository.js';
-import { JSON_FILE_TYPE, sendAttachment } from '../../files/attachment.js';
+import { JSON_FILE_TYPE, sendAttachment } from '../../../http/attachment.js';
 import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
 import { previewLexiconChange, PREVIEW_DEFAULT, PREVIEW_MAX } from './lexicon-preview.js';
 import type { LexiconRow } from './lexicon.repository.js';

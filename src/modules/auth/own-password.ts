@@ -1,14 +1,14 @@
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
-import { reserveAttempt, settleAttempt } from '../auth/attempt-gate.js';
-import { sessionIdOf } from '../auth/auth.service.js';
-import { forgetChangedInitialPassword } from '../auth/bootstrap-admin.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import { assertPasswordPolicy } from '../auth/password-policy.js';
+import { findUserById, updateUser } from '../accounts/users.repository.js';
 import { deleteUserSessions } from '../sessions/sessions.repository.js';
-import type { Actor } from './users.service.js';
-import { findUserById, updateUser } from './users.repository.js';
+import type { Actor } from './actor.js';
+import { reserveAttempt, settleAttempt } from './attempt-gate.js';
+import { sessionIdOf } from './auth.service.js';
+import { forgetChangedInitialPassword } from './bootstrap-admin.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { assertPasswordPolicy } from './password-policy.js';
 
 /** The attempt key of a user's own-password changes (a username holds no colon, so no login key is one). */
 export const passwordChangeKey = (username: string) => `password:${username}`;

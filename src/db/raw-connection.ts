@@ -3,8 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { DatabaseHandle, DialectKind } from '../../db/connect.js';
-import { copyOut, type CopiedPage, type PageLimits } from './copy-out.js';
+import type { DatabaseHandle, DialectKind } from './connect.js';
+import { copyOut, type CopiedPage, type PageLimits } from '../modules/checkpoints/copy-out.js';
 
 /**
  * One database connection held for a whole checkpoint operation, below Kysely: rows come back as

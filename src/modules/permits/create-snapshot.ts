@@ -1,3 +1,6 @@
+// Saving a permit's state belongs with the permits: each change of one (delete, edit, import,
+// restore) saves it first. The snapshots module lists the batches and restores them, through the
+// permits' repository.
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 

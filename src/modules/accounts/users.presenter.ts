@@ -1,7 +1,11 @@
 import type { Static } from '@sinclair/typebox';
-import { presentDepartmentRef } from '../departments/departments.presenter.js';
-import type { User } from './users.openapi.js';
+import type { DepartmentRef, User } from './accounts.openapi.js';
 import type { UserWithDepartment } from './users.repository.js';
+
+/** The short form embedded in a user and in child listings. */
+export function presentDepartmentRef(d: { id: number; name: string; code: string; region_id: number | null }): Static<typeof DepartmentRef> {
+  return { id: String(d.id), name: d.name, code: d.code, region_id: d.region_id === null ? null : String(d.region_id) };
+}
 
 /** The API shape of a user account: ids as strings, booleans as booleans, never the password hash. */
 export function presentUser(u: UserWithDepartment): Static<typeof User> {
