@@ -1,18 +1,12 @@
 import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
+import type { UsersTable } from './users.table.js';
 import { findUserByUsername, insertUser, type UserRow } from './users.repository.js';
 
 /** A new account, its password already hashed (hashing happens before any transaction opens). */
-export interface NewAccount {
-  username: string;
-  password_hash: string;
-  display_name: string | null;
-  role: string;
-  grade: number;
-  service_department_id: number | null;
-  department_role: string | null;
+export type NewAccount = Pick<UsersTable, 'username' | 'password_hash' | 'display_name' | 'role' | 'grade' | 'service_department_id' | 'department_role'> & {
   must_change_password: boolean;
-}
+};
 
 /**
  * The one way an account is added (user endpoint and department endpoint alike): a taken

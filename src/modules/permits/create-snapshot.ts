@@ -1,23 +1,14 @@
 // Saving a permit's state belongs with the permits: each change of one (delete, edit, import,
 // restore) saves it first. The snapshots module lists the batches and restores them, through the
 // permits' repository.
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
+import type { PermitsTable } from './permits.table.js';
 
 /** What a snapshot keeps of a permit besides its risks: enough to recreate it after a delete. */
 export interface PermitSnapshotData {
-  permit: {
-    id: number;
-    region_id: number;
-    code: string | null;
-    name: string;
-    implementation_level: string | null;
-    internal_contact: string | null;
-    contact_info: string | null;
-    visible: number;
-    source_file_id: number | null;
-    created_at: string;
-  };
+  permit: Omit<Selectable<PermitsTable>, 'updated_at'>;
   theme_ids: number[];
   approval_departments: string[];
 }
