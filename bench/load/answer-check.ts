@@ -28,7 +28,7 @@ export function checkItems(
     const titles = item.risks.map((r) => r.title);
     const v = versioned.get(name);
     if (v) {
-      const rounds = [...new Set(titles.map(LoadPlan.roundOf))];
+      const rounds = [...new Set(titles.map((t) => LoadPlan.roundOf(t)))];
       if (rounds.length !== 1 || rounds[0] === null) {
         violations.push(`${name}: risks of several rounds or none ${shown(titles)}`);
         continue;

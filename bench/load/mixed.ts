@@ -142,7 +142,7 @@ function checkQueries(): CheckQuery[] {
  */
 async function askAndCheck(api: string, q: CheckQuery, highestRound = () => run.highestRound): Promise<RiskSubject[] | null> {
   let status = 0;
-  let text = '';
+  let text: string;
   try {
     const res = await fetch(`${api}/v2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(q.body) });
     status = res.status;

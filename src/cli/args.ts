@@ -32,7 +32,7 @@ export function parseCommandLine(args: string[], options: OptionSpec): ParsedArg
       allowPositionals: true,
       strict: true,
     });
-    return { values: values as OptionValues, positionals };
+    return { values: values, positionals };
   } catch (err) {
     throw new UsageError(usageMessage(err));
   }

@@ -1,6 +1,6 @@
 import { ConfigError, type DatabaseTarget } from '../config.js';
 import { mapDatabaseError } from '../http/db-errors.js';
-import { AppError } from '../http/errors.js';
+import { AppError, errorCode } from '../http/errors.js';
 
 /** Exit statuses (docs/cli.md). */
 export const EXIT = {
@@ -38,7 +38,7 @@ export function describeTarget(target: DatabaseTarget): string {
 
 function causeOf(err: unknown): string {
   if (err instanceof AggregateError && err.errors.length > 0) return causeOf(err.errors[0]);
-  if (err instanceof Error) return err.message || String((err as { code?: unknown }).code ?? err.name);
+  if (err instanceof Error) return err.message || errorCode(err) || err.name;
   return String(err);
 }
 
@@ -53,7 +53,7 @@ export function explainFailure(err: unknown, target: DatabaseTarget | null): { m
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
   if (err instanceof ConfigError) return { message: `invalid setting: ${err.message}`, exitCode: EXIT.usage };
   const db = mapDatabaseError(err);
-  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  const code = errorCode(err);
   if (db?.status === 503 || (err instanceof AppError && err.status === 503) || PG_CONNECTION_REFUSED.has(code)) {
     const where = target ? ` (${describeTarget(target)})` : '';
     return { message: `database unavailable${where}: ${causeOf(err)}`, exitCode: EXIT.unavailable };

@@ -34,5 +34,5 @@ export function cliLogger(out: OutputStream, level: LogLevel): FastifyBaseLogger
     silent: () => {},
     child: () => logger,
   };
-  return logger as unknown as FastifyBaseLogger;
+  return logger;
 }

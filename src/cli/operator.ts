@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
+import { inspect } from 'node:util';
 import type { AppContext } from '../context.js';
 import { nowIso } from '../db/dialect.js';
 import type { CurrentUser } from '../modules/auth/current-user.js';
@@ -86,7 +87,7 @@ export async function logged<T>(
         summary: note.summary ?? spec.summary,
         params: JSON.stringify(sanitizeParams(spec.params)),
         outcome: failure === null ? 'success' : 'failure',
-        error_message: failure === null ? null : failure instanceof Error ? failure.message : String(failure),
+        error_message: failure === null ? null : failure instanceof Error ? failure.message : inspect(failure),
         duration_ms: Math.round(performance.now() - started),
         client_ip: null,
         request_id: op.runId,

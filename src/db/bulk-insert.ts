@@ -63,7 +63,7 @@ const APPEND_ROWS = 50;
  * on SQLite, prepared statements of APPEND_ROWS rows each on the raw connection (the
  * transaction's own, see bulkInserter); on PostgreSQL, multi-row statements in chunks.
  */
-export async function bulkAppend<T extends keyof Database & string>(dbh: DatabaseHandle, trx: Executor, table: T, rows: Array<Insertable<Database[T]>>): Promise<void> {
+export async function bulkAppend<T extends keyof Database>(dbh: DatabaseHandle, trx: Executor, table: T, rows: Array<Insertable<Database[T]>>): Promise<void> {
   if (rows.length === 0) return;
   const sqlite = dbh.sqlite;
   if (!sqlite) {

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
-import { conflict } from '../http/errors.js';
+import { conflict, errorCode } from '../http/errors.js';
 import type { Database, DB } from './database.js';
 
 /** PostgreSQL advisory lock key of catalogue changes (checkpoints use 0x1a3c_4b01, the change feed 0x1a3c_4b03). */
@@ -41,7 +41,7 @@ async function takeCatalogueLock(trx: Transaction<Database>): Promise<void> {
       await sql`delete from permits where 1 = 0`.execute(trx);
     }
   } catch (err) {
-    const code = String((err as { code?: unknown }).code ?? '');
+    const code = errorCode(err);
     if (code === '55P03' || code === 'SQLITE_BUSY') throw conflict(CATALOGUE_BUSY);
     throw err;
   }

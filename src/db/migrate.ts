@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
 import type { DatabaseHandle } from './connect.js';
@@ -13,7 +14,7 @@ function migratorFor(db: Kysely<any>): Migrator {
 async function runMigrator(db: Kysely<any>): Promise<string[]> {
   const migrator = migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

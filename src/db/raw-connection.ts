@@ -71,8 +71,8 @@ function sqliteConnection(sqlite: SqliteDatabase.Database): RawConnection {
   };
   return {
     kind: 'sqlite',
-    rows: async (text, params = []) => prepared(text).raw(true).all(params as unknown[]) as unknown[][],
-    run: async (text, params = []) => prepared(text).run(params as unknown[]).changes,
+    rows: async (text, params = []) => prepared(text).raw(true).all(params) as unknown[][],
+    run: async (text, params = []) => prepared(text).run(params).changes,
     async transaction(_mode, fn) {
       // IMMEDIATE takes the write lock up front: the copy is consistent and its own writes
       // (the chunks) can never fail to upgrade a read lock.

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { AppError, errorCode } from './errors.js';
 
 const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 const SQLITE_WRITE_FAILURES = new Set([
@@ -14,8 +14,9 @@ const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPI
  */
 export function mapDatabaseError(err: unknown): AppError | null {
   if (!err || typeof err !== 'object') return null;
-  const code = String((err as { code?: unknown }).code ?? '');
-  const message = String((err as { message?: unknown }).message ?? '');
+  const code = errorCode(err);
+  const given = (err as { message?: unknown }).message;
+  const message = typeof given === 'string' ? given : '';
 
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505') {
     return new AppError(400, '数据已存在，违反唯一性约束');

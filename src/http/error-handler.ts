@@ -20,7 +20,7 @@ interface AjvError {
 
 /** A field name as the caller sent it, shortened: a message names the field, it does not echo a hostile key back. */
 function fieldName(name: unknown): string {
-  const text = String(name ?? '');
+  const text = typeof name === 'string' || typeof name === 'number' ? String(name) : '';
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
@@ -115,10 +115,10 @@ export function answerRouterError(err: FastifyError, _req: FastifyRequest, reply
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const config = req.routeOptions?.config ?? {};
-    let known: AppError | null = null;
+    let known: AppError | null;
     if (err instanceof AppError) known = err;
     else if (err.validation) {
-      known = new AppError(400, validationMessage(err.validation as AjvError[], err.validationContext));
+      known = new AppError(400, validationMessage(err.validation, err.validationContext));
     } else known = mapDatabaseError(err) ?? frameworkError(err);
 
     if (known) {

@@ -17,6 +17,12 @@ export class AppError extends Error {
   }
 }
 
+/** The `code` a driver or Node puts on its errors ('' when there is none). */
+export function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' || typeof code === 'number' ? String(code) : '';
+}
+
 export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError(400, message, extra);
 export const unauthorized = (message = '请先登录') => new AppError(401, message);
 export const forbidden = (message = '权限不足', extra?: Record<string, unknown>) => new AppError(403, message, extra);

@@ -43,6 +43,6 @@ export function registerRequestBodyRules(app: FastifyInstance, apiRoot: string):
       done(badRequest(`请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`), undefined);
       return;
     }
-    parseJson(req, body as string, done);
+    void parseJson(req, body as string, done);
   });
 }

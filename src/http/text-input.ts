@@ -6,6 +6,7 @@ import { badRequest, notFound } from './errors.js';
  * truncates some functions at it) and a UTF-16 surrogate without its partner (both drivers
  * silently replace it with U+FFFD, so what is stored is not what was sent).
  */
+// eslint-disable-next-line no-control-regex -- NUL is the character refused here.
 const INVALID_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Deep enough for any body the interface defines; deeper nesting is not text anyone sends. */

@@ -46,7 +46,7 @@ function run(program: string, args: string[], opts: { cwd: string; user: { uid: 
   let output = '';
   const done = new Promise<void>((resolve, reject) => {
     const collect = (chunk: Buffer) => {
-      output = (output + chunk).slice(-4096); // a server logs for as long as it runs
+      output = (output + chunk.toString()).slice(-4096); // a server logs for as long as it runs
       if (opts.ready && output.includes(opts.ready)) resolve();
     };
     child.stdout.on('data', collect);

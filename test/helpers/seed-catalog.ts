@@ -69,7 +69,7 @@ export interface SeedOptions {
   maxPermitsPerRegion?: number;
 }
 
-async function insertChunked<T extends keyof Database & string>(db: Executor, table: T, rows: Insertable<Database[T]>[]) {
+async function insertChunked<T extends keyof Database>(db: Executor, table: T, rows: Insertable<Database[T]>[]) {
   for (const part of chunked(rows, INSERT_CHUNK)) await db.insertInto(table).values(part).execute();
 }
 

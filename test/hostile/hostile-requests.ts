@@ -60,7 +60,7 @@ function schemaFields(schema: unknown): string[] | null {
 export function routesOf(route: RouteOptions, apiRoot: string): RouteUnderTest[] {
   const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
   const params = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
-  const body = (route.schema as { body?: unknown } | undefined)?.body;
+  const body = (route.schema)?.body;
   const guard = (route.config as { guard?: string } | undefined)?.guard;
   const guarded = guard ? guard !== 'public' : route.url.startsWith(`${apiRoot}/admin/`);
   return methods.map((method) => ({ method, url: route.url, params, schemaFields: schemaFields(body), guarded }));

@@ -70,7 +70,7 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
     if (!isJson) return PAGE_TYPES.test(type) || DOCUMENT_TYPES.test(type) || status === 204 ? null : `2xx with content type ${type}`;
     // A JSON file to download (an export another service imports) is a document, not an envelope.
     if (String(res.headers['content-disposition'] ?? '').startsWith('attachment;')) return null;
-    const body = res.json() as Record<string, unknown>;
+    const body = res.json<Record<string, unknown>>();
     if (body.success === true || body.status === 'ok' || typeof body.openapi === 'string') return null;
     if (body.status === 'ready' && url.split('?')[0] === '/readyz') return null;
     return '2xx JSON without success: true';
@@ -81,7 +81,7 @@ export function problemWith(res: LightMyRequestResponse, url: string): string | 
   if (!isJson) return `4xx with content type ${type}`;
   let body: Record<string, unknown>;
   try {
-    body = res.json() as Record<string, unknown>;
+    body = res.json<Record<string, unknown>>();
   } catch {
     return '4xx body is not JSON';
   }

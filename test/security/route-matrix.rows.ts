@@ -26,7 +26,7 @@ export interface Row {
   expect: Record<Role, Check>;
 }
 
-const json = (res: LightMyRequestResponse) => res.json() as { success: boolean; message?: string; data: any };
+const json = (res: LightMyRequestResponse) => res.json<{ success: boolean; message?: string; data: any }>();
 
 // ---- outcomes --------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ const xlsx: Check = (res) => {
 const adminOnly = (check: Check, refusedLeavesUnchanged?: (w: MatrixWorld) => Promise<void>): Record<Role, Check> => ({
   anon: UNAUTH,
   district: async (res, ctx) => {
-    DENIED(res, ctx);
+    await DENIED(res, ctx);
     if (refusedLeavesUnchanged) await refusedLeavesUnchanged(ctx.w);
   },
   city: check,

@@ -13,7 +13,6 @@ const FIELDS = ['name', 'themes', 'depts', 'titles', 'body'] as const;
 export class FlexSearchEngine implements BenchEngine {
   readonly name = 'FlexSearch 0.8';
   // The typings of Document's options do not fit a CJK document set up like this one.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private index: any = null;
 
   build(docs: SearchDoc[]): void {

@@ -157,7 +157,7 @@ export async function run({ io, values, positionals }: CommandCall): Promise<num
       const refused = staged.filter((st) => st.refusal);
       if (refused.length > 0) {
         // Like a refused commit of the import pages, a refused --commit is in the operation log.
-        if (commit) for (const st of refused) await logRefusal(s, st, bodies.get(st)!);
+        if (commit) for (const st of refused) await logRefusal(s, st, st.refusal!, bodies.get(st)!);
         throw new CliError(`${refused.length} of ${staged.length} workbooks would be refused (see above): nothing was imported`);
       }
       if (!commit) {
@@ -207,9 +207,9 @@ function importSpec(st: Staged, body: CommitBody) {
   };
 }
 
-async function logRefusal(s: CliSession, st: Staged, body: CommitBody): Promise<void> {
+async function logRefusal(s: CliSession, st: Staged, refusal: AppError, body: CommitBody): Promise<void> {
   await logged(s.ctx, s.operator, importSpec(st, body), async (note) => {
     note.targetName = st.name;
-    throw st.refusal;
+    throw refusal;
   }).catch(() => {});
 }

@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())
       : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   const create = (name: string, withSerial = true) => {
-    const t = db.schema.createTable(name) as unknown as Table;
+    const t = db.schema.createTable(name);
     return withSerial ? withId(t) : t;
   };
 

@@ -47,7 +47,7 @@ export async function templateMetadata(config: Config): Promise<TemplateMeta | n
   const content = await readTemplate(config);
   if (!content) return null;
   const hash = sha256(content);
-  let side: Sidecar | null = null;
+  let side: Sidecar | null;
   try {
     side = JSON.parse(await readFile(sidecarPath(config), 'utf8')) as Sidecar;
   } catch {

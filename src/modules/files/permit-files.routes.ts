@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { asInput, readInt, readString } from '../../http/readers.js';
 import { sendStoredFile } from '../../http/attachment.js';
@@ -11,7 +11,7 @@ type FileParams = { Params: { file_id: string } };
  * The archive of imported workbooks (interface 4.7). Every route needs a login (the /admin
  * default); a re-import counts against IMPORT_RATE_LIMIT with the uploads (`uploadLimiter`).
  */
-export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestHookHandler | null): void {
+export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestAsyncHookHandler | null): void {
   const { apiRoot } = ctx.config;
 
   app.get(`${apiRoot}/admin/permit-files`, { config: { failureMessage: '文件列表加载失败', doc: fileDocs.list } }, async (req) => {

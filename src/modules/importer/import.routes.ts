@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { asInput, readString } from '../../http/readers.js';
@@ -14,7 +14,7 @@ import { createImportSession } from './upload.service.js';
  * Upload → preview → commit (interface 4.7). Every route needs a login (the /admin default);
  * `uploadLimiter` is IMPORT_RATE_LIMIT's (upload-rate-limit.ts), null when it is off.
  */
-export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestHookHandler | null): void {
+export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestAsyncHookHandler | null): void {
   const base = `${ctx.config.apiRoot}/admin/permit-import`;
 
   app.post(`${base}/upload`, { config: { doc: importDocs.upload }, ...(uploadLimiter ? { onRequest: uploadLimiter } : {}) }, async (req) => {

@@ -88,7 +88,7 @@ export async function importerApp(dialect: DialectKind, env: Record<string, stri
   return { t, admin: await t.login(), imp: importer(t) };
 }
 
-export const json = (res: LightMyRequestResponse) => res.json() as { success: boolean; message?: string; data: any };
+export const json = (res: LightMyRequestResponse) => res.json<{ success: boolean; message?: string; data: any }>();
 
 /** Every data table and the import sessions, rows as text, to prove a refused or failed commit changed nothing. */
 export function dumpDatabase(db: Executor): Promise<DataDump> {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 
@@ -12,7 +12,7 @@ export function uploadRateMessage(max: number): string {
  * refused request is answered (429 with Retry-After) before its body is read and changes nothing.
  * Counted per instance, like the other rate limits (docs/deploy.md). Null when the setting is 0.
  */
-export function uploadRateLimiter(app: FastifyInstance, ctx: AppContext): onRequestHookHandler | null {
+export function uploadRateLimiter(app: FastifyInstance, ctx: AppContext): onRequestAsyncHookHandler | null {
   const max = ctx.config.importRateLimit;
   if (max === 0) return null;
   return app.rateLimit({
@@ -20,5 +20,5 @@ export function uploadRateLimiter(app: FastifyInstance, ctx: AppContext): onRequ
     timeWindow: 60_000,
     keyGenerator: (req) => `import:${req.user?.id ?? req.ip}`,
     errorResponseBuilder: () => new AppError(429, uploadRateMessage(max)),
-  }) as onRequestHookHandler;
+  });
 }

@@ -59,7 +59,8 @@ export function registerOperationRecorder(app: FastifyInstance, ctx: AppContext)
     let errorMessage: string | null = null;
     if (!ok && typeof payload === 'string') {
       try {
-        errorMessage = String(JSON.parse(payload).message ?? '') || null;
+        const { message } = JSON.parse(payload) as { message?: unknown };
+        errorMessage = typeof message === 'string' && message ? message : null;
       } catch {
         errorMessage = null;
       }

@@ -14,7 +14,7 @@ export interface PermitSnapshotData {
 }
 
 export interface SnapshotRequest {
-  reason: 'delete' | 'import' | 'restore' | string;
+  reason: string;
   editedBy: string;
   changeSummary: string | null;
   permitIds: number[];

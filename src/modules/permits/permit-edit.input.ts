@@ -122,7 +122,8 @@ function readRisk(problems: Problems, i: number, v: unknown): RiskInput | null {
     else risk.title = title;
   }
   if (r.level !== undefined) {
-    const given = typeof r.level === 'string' ? r.level.trim() : r.level === null ? '' : String(r.level);
+    // Anything but text or null (a number, a list) is no level: the `?` below is refused.
+    const given = typeof r.level === 'string' ? r.level.trim() : r.level === null ? '' : '?';
     if (given === '') risk.level = null;
     else if (given === '高' || given === '中' || given === '低') risk.level = given;
     else problems.add(`${at}.level`, `第 ${i + 1} 条风险的风险等级只能是 高、中 或 低`);

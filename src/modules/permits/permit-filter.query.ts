@@ -39,14 +39,14 @@ function filteredPermits(db: Executor, c: PermitCriteria) {
   if (c.regionIds !== 'all') q = q.where('p.region_id', 'in', c.regionIds);
   const { themeIds, departments, nameText } = c;
   if (themeIds) {
-    q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id').where('pt.theme_id', 'in', themeIds)),
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id').where('pt.theme_id', 'in', themeIds)),
     );
   }
   if (departments) {
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('permit_approval_departments as pa')
+    q = q.where((eb) =>
+      eb.exists(
+        eb.selectFrom('permit_approval_departments as pa')
           .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
           .select('pa.permit_id')
           .whereRef('pa.permit_id', '=', 'p.id')

@@ -10,8 +10,8 @@ export type PermitRow = Selectable<PermitsTable>;
 export async function listRegionPermitIds(db: Executor, regionId: number, themeId?: number): Promise<number[]> {
   let q = db.selectFrom('permits as p').select('p.id').where('p.region_id', '=', regionId);
   if (themeId !== undefined) {
-    q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id').where('pt.theme_id', '=', themeId)),
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id').where('pt.theme_id', '=', themeId)),
     );
   }
   const rows = await q.orderBy('p.name').orderBy('p.id').execute();

@@ -12,7 +12,7 @@ import { snapshotPath } from './index-snapshot.js';
 import { SearchIndexHolder } from './search-index.service.js';
 
 /** The id of a process that ran and ended. */
-const exitedPid = async () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const exitedPid = async () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 const QUESTIONS = ['开奶茶店要办什么证', '建筑施工许可 风险', '食品经营', 'ypjy', '举办大型活动'];
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -105,7 +105,7 @@ function notAProtocolRequest(req: FastifyRequest): void {
  * HTTP, stateless — each POST is answered by a server made for it — public like `/v2` and under
  * the same rate limit. GET (a server-sent stream) and DELETE (a session) have nothing to serve.
  */
-export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog, limiter: onRequestHookHandler | null): void {
+export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog, limiter: onRequestAsyncHookHandler | null): void {
   const url = `${ctx.config.apiRoot}/mcp`;
   const config = { guard: 'public' as const, ignoresSession: true, rateLimited: limiter !== null };
   app.post(url, { config: { ...config, doc: mcpDocs.post }, ...(limiter ? { onRequest: limiter } : {}) }, async (req: FastifyRequest, reply: FastifyReply) => {

@@ -24,8 +24,8 @@ export async function listUnboundPermitIds(db: Executor, visibility: Visibility,
   const rows = await db
     .selectFrom('permits as p')
     .select('p.id')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id'))),
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id'))),
     )
     .where((eb) => {
       const visible = eb('p.visible', '=', 1);

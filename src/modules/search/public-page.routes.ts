@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
@@ -17,7 +17,7 @@ const IDS = new RegExp(`^[1-9]\\d{0,9}(?:,[1-9]\\d{0,9}){0,${MAX_RESULTS - 1}}$`
  * types and the permits of a shared notice. From the in-memory index like `/v2`, public, and
  * counted by the same rate limiter.
  */
-export function registerPublicPageRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, limiter: onRequestHookHandler | null): void {
+export function registerPublicPageRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, limiter: onRequestAsyncHookHandler | null): void {
   const { apiRoot } = ctx.config;
   const suggester = new Suggester(ctx, holder);
   const options = (doc: (typeof publicPageDocs)[keyof typeof publicPageDocs]) => ({

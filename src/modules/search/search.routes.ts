@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, unauthorized } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
@@ -34,7 +34,7 @@ function searchInput(req: FastifyRequest): { input: Record<string, unknown>; pos
 }
 
 /** Registers /v2 and the other public reads; answers the /v2 rate limiter, which the assistants' tools share. */
-export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog): onRequestHookHandler | null {
+export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog): onRequestAsyncHookHandler | null {
   const { apiRoot } = ctx.config;
   // One counter per client for GET and POST alike: SEARCH_RATE_LIMIT counts /v2 requests whatever
   // the method (a limit in each route's config would give every method its own counter).

@@ -139,7 +139,7 @@ export function uploadForm<T>(path: string, form: FormData, onProgress?: (percen
       if (e.lengthComputable && onProgress) onProgress(Math.round((e.loaded / e.total) * 100));
     };
     const finish = (status: number, text: string) => {
-      let body: Record<string, unknown> = {};
+      let body: Record<string, unknown>;
       try {
         body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
       } catch {
@@ -148,7 +148,7 @@ export function uploadForm<T>(path: string, form: FormData, onProgress?: (percen
       try {
         resolve(settle<T>(status, body, path, false).data);
       } catch (err) {
-        reject(err);
+        reject(err instanceof Error ? err : new Error(String(err)));
       }
     };
     xhr.onload = () => finish(xhr.status, xhr.responseText);

@@ -37,7 +37,8 @@ export function formulaWithoutResult(value: CellValue | undefined): string | nul
   const v = value as unknown as Record<string, unknown>;
   if (!('formula' in v || 'sharedFormula' in v)) return null;
   if (v.result !== undefined && v.result !== null && v.result !== '') return null;
-  return String(v.formula ?? v.sharedFormula ?? '');
+  const formula = v.formula ?? v.sharedFormula;
+  return typeof formula === 'string' ? formula : '';
 }
 
 function richTextString(runs: unknown[]): string {

@@ -68,7 +68,7 @@ describe('cell values', () => {
     expect(cellText(true)).toBe('TRUE');
     expect(cellText({ error: '#N/A' })).toBe('#N/A');
     expect(cellText({ formula: 'A1', result: { error: '#REF!' } })).toBe('#REF!');
-    expect(cellText({ sharedFormula: 'A1', result: 7 } as never)).toBe('7');
+    expect(cellText({ sharedFormula: 'A1', result: 7 })).toBe('7');
     expect(cellText({ text: { richText: [{ text: '链' }, { text: '接' }] }, hyperlink: 'x' } as never)).toBe('链接');
   });
 

@@ -6,19 +6,25 @@ import ExcelJS from 'exceljs';
 // time); their results are what `workbook.xlsx.load` would build, sheet by sheet.
 const require = createRequire(import.meta.url);
 const JSZip = require('jszip') as { loadAsync(data: Buffer): Promise<Zip> };
-type XformClass = new (options?: unknown) => { parseStream(stream: Readable): Promise<any>; reconcile(model: any, options: unknown): void };
+type XformClass = new (options?: unknown) => { parseStream(stream: Readable): Promise<unknown>; reconcile(model: unknown, options: unknown): void };
 const WorkbookXform = require('exceljs/lib/xlsx/xform/book/workbook-xform.js') as XformClass;
 const RelationshipsXform = require('exceljs/lib/xlsx/xform/core/relationships-xform.js') as XformClass;
 const SharedStringsXform = require('exceljs/lib/xlsx/xform/strings/shared-strings-xform.js') as XformClass;
 const StylesXform = require('exceljs/lib/xlsx/xform/style/styles-xform.js') as XformClass;
 const WorksheetXform = require('exceljs/lib/xlsx/xform/sheet/worksheet-xform.js') as XformClass;
-const Worksheet = require('exceljs/lib/doc/worksheet.js') as new (options: object) => ExcelJS.Worksheet & { model: unknown };
+const Worksheet = require('exceljs/lib/doc/worksheet.js') as new (options: object) => ExcelJS.Worksheet;
 
 interface ZipFile {
   async(type: 'string'): Promise<string>;
 }
 interface Zip {
   file(name: string): ZipFile | null;
+}
+
+/** What exceljs's workbook part parser answers, as far as the sheets are concerned. */
+interface BookModel {
+  properties?: { date1904?: boolean };
+  sheets?: Array<{ id: number; name: string; state: string; rId: string }>;
 }
 
 export interface SheetReadOptions {
@@ -40,7 +46,7 @@ async function xmlStream(file: ZipFile): Promise<Readable> {
 }
 
 /** A part's model; undefined when the part is absent, an error when it is there but cannot be read. */
-async function parsePart(zip: Zip, name: string, xform: InstanceType<XformClass>): Promise<any> {
+async function parsePart(zip: Zip, name: string, xform: InstanceType<XformClass>): Promise<unknown> {
   const file = part(zip, name);
   if (!file) return undefined;
   const model = await xform.parseStream(await xmlStream(file));
@@ -65,8 +71,8 @@ async function loadedXform<T extends InstanceType<XformClass>>(zip: Zip, name: s
  */
 export async function* readWorksheets(buf: Buffer, options: SheetReadOptions): AsyncGenerator<ExcelJS.Worksheet> {
   const zip = await JSZip.loadAsync(buf);
-  const book = await parsePart(zip, 'xl/workbook.xml', new WorkbookXform());
-  const rels: Array<{ Id: string; Target: string }> = (await parsePart(zip, 'xl/_rels/workbook.xml.rels', new RelationshipsXform())) ?? [];
+  const book = (await parsePart(zip, 'xl/workbook.xml', new WorkbookXform())) as BookModel | undefined;
+  const rels = ((await parsePart(zip, 'xl/_rels/workbook.xml.rels', new RelationshipsXform())) ?? []) as Array<{ Id: string; Target: string }>;
   // Like exceljs: the parsers themselves are the lookups, absent when the part is.
   const sharedStrings = await loadedXform(zip, 'xl/sharedStrings.xml', new SharedStringsXform());
   const styles = await loadedXform(zip, 'xl/styles.xml', new StylesXform());
@@ -77,19 +83,19 @@ export async function* readWorksheets(buf: Buffer, options: SheetReadOptions): A
   const owner = new ExcelJS.Workbook();
   const targets = new Map(rels.map((r) => [r.Id, r.Target]));
   let orderNo = 0;
-  for (const sheet of (book?.sheets ?? []) as Array<{ id: number; name: string; state: string; rId: string }>) {
+  for (const sheet of book?.sheets ?? []) {
     const target = targets.get(sheet.rId);
     // As exceljs resolves it; a chart sheet (chartsheets/…) is not a worksheet and is skipped.
     const name = target === undefined ? null : `xl/${target.replace(/^(\s|\/xl\/)+/, '')}`;
     if (!name || !/xl\/worksheets\/sheet\d+[.]xml/.test(name)) continue;
     const xform = new WorksheetXform(options);
-    const model = await parsePart(zip, name, xform);
+    const model = (await parsePart(zip, name, xform)) as object | undefined;
     if (model === undefined) continue;
     xform.reconcile(model, sheetOptions);
     // What exceljs's workbook reconcile adds to each sheet's model (the Worksheet takes its name from it).
     Object.assign(model, { id: sheet.id, name: sheet.name, state: sheet.state });
     const worksheet = new Worksheet({ workbook: owner, id: sheet.id, name: sheet.name, orderNo: orderNo++, state: sheet.state });
-    worksheet.model = model;
+    worksheet.model = model as ExcelJS.WorksheetModel;
     yield worksheet;
   }
 }

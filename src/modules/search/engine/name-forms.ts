@@ -4,7 +4,7 @@ import { readingKeys, runReadings } from './pinyin.js';
 import { initialsKey, pinyinKey, runsOf } from './terms.js';
 
 /** Brackets whose content qualifies a permit name rather than names it: （县级）, (含保健食品). */
-const QUALIFIER = /[（(【\[][^）)】\]]*[）)】\]]/g;
+const QUALIFIER = /[（(【[][^）)】\]]*[）)】\]]/g;
 
 /**
  * The permit name as people say it: qualifiers in brackets dropped, punctuation and spaces
@@ -40,7 +40,7 @@ export function nameForms(name: string): NameForms {
   let f = cache.get(name);
   if (!f) {
     const core = coreName(name);
-    const syllables = pinyin(core, { type: 'array', toneType: 'none', v: true }) as string[];
+    const syllables = pinyin(core, { type: 'array', toneType: 'none', v: true });
     f = { core, syllables, initials: syllables.map((s) => s[0] ?? '').join('') };
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(name, f);

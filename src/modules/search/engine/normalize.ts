@@ -19,13 +19,17 @@ for (let c = 0x4e00; c <= 0x9fff; c++) charClass[c] = CH_CJK;
 for (let c = 0xf900; c <= 0xfaff; c++) charClass[c] = CH_CJK;
 charClass[0x3007] = CH_CJK; // 〇
 
+// opencc-js's type files import './core' without an extension, which NodeNext resolution cannot
+// follow, so the converter's type is declared here.
+const openccConverter = OpenCC.Converter as unknown as (options: { from: string; to: string }) => (s: string) => string;
+
 let t2s: ((s: string) => string) | null = null;
 /** Per-character traditional → simplified map (0 = unchanged), filled on first use. */
 const t2sChar = new Uint16Array(65536);
 
 function ensureT2s(): (s: string) => string {
   if (t2s) return t2s;
-  const conv = OpenCC.Converter({ from: 't', to: 'cn' });
+  const conv = openccConverter({ from: 't', to: 'cn' });
   // One call over all CJK characters, newline-separated so no phrase rule spans two of them.
   const chars: string[] = [];
   for (let c = 0x4e00; c <= 0x9fff; c++) chars.push(String.fromCharCode(c));

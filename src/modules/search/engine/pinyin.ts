@@ -56,7 +56,7 @@ const charReadings = new Map<string, string[]>();
 function readingsOfChar(ch: string): string[] {
   let r = charReadings.get(ch);
   if (!r) {
-    const all = pinyin(ch, { multiple: true, type: 'array', toneType: 'none', v: true }) as string[];
+    const all = pinyin(ch, { multiple: true, type: 'array', toneType: 'none', v: true });
     r = withUVariants(all.filter((p) => SYLLABLES.has(p)).slice(0, MAX_READINGS));
     charReadings.set(ch, r);
   }
@@ -87,7 +87,7 @@ const RUN_CACHE_LIMIT = 50_000;
 const runCache = new Map<string, string[][]>();
 
 function computeRunReadings(run: string): string[][] {
-  const ctx = pinyin(run, { type: 'array', toneType: 'none', v: true }) as string[];
+  const ctx = pinyin(run, { type: 'array', toneType: 'none', v: true });
   const out: string[][] = [];
   for (let i = 0; i < run.length; i++) {
     const first = ctx.length === run.length && SYLLABLES.has(ctx[i]) ? [ctx[i]] : [];

@@ -272,7 +272,7 @@ function addCorrections(text: string, tokens: Token[], concepts: Draft[], vocab:
     if (named(bigram) || tokens.some((t) => t.word === bigram && t.start === i)) continue;
     const open = concepts.filter((c) => c.token.start < i + 2 && c.token.end > i && !settled(c.token) && c.kind !== 'intent');
     if (open.length === 0) continue;
-    readings ??= (pinyin(text, { type: 'array', toneType: 'none', v: true }) as string[]).map((r) => [r]);
+    readings ??= (pinyin(text, { type: 'array', toneType: 'none', v: true })).map((r) => [r]);
     for (const alike of vocab.soundAlikes(bigram, readings.slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
       for (const c of open) {
         const share = 1 / Math.max(1, c.token.word.length - 1);

@@ -1,6 +1,6 @@
 import { ensureCapacity } from './typed-arrays.js';
 import { accumulate, accumulateDense, ImpactCursor, keepAbove, lastBest, probe, survivors } from './kernels.js';
-import { kthLargest, SURVIVORS, survivorFloor, topK } from './select.js';
+import { kthLargest, survivorFloor, topK } from './select.js';
 import { seedThreshold } from './seeds.js';
 import type { Slice } from './postings.js';
 

@@ -4,7 +4,7 @@ type Growable = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Arr
 export function ensureCapacity<T extends Growable>(arr: T, size: number): T {
   if (size <= arr.length) return arr;
   const next = new (arr.constructor as new (n: number) => T)(Math.max(size, arr.length * 2, 16));
-  next.set(arr as never);
+  next.set(arr);
   return next;
 }
 
