@@ -1,14 +1,19 @@
 // Lint: typescript-eslint's type-aware recommended rules over the server, tests, benches, scripts
-// and the pages' TypeScript. `npm test` runs it; a finding fails the suite.
+// and the pages' TypeScript; Vue's recommended rules over the pages' components. Layout is
+// Prettier's alone (eslint-config-prettier turns the layout rules off). `npm test` runs it; a
+// finding fails the suite.
 import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import vue from 'eslint-plugin-vue';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-output/**', '.tmp/**', 'data/**', 'coverage/**', 'web/dist/**', '**/*.vue'] },
+  { ignores: ['dist/**', 'web/dist/**', 'node_modules/**', 'test-output/**', '.tmp/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
   {
+    files: ['**/*.ts', '**/*.mts'],
+    extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: globals.node,
@@ -20,7 +25,7 @@ export default tseslint.config(
     },
   },
   {
-    // Tests and benches read JSON answers whose shape the assertions check.
+    // Tests and benches read JSON answers whose shape the assertions check, and spy on methods.
     files: ['test/**', 'bench/**', 'scripts/**', '**/*.test.ts', '**/*.test-helpers.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
@@ -40,12 +45,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
-    ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
+    files: ['**/*.vue'],
+    extends: [tseslint.configs.recommended, vue.configs['flat/recommended']],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+    rules: { 'vue/multi-word-component-names': ['error', { ignores: ['Root'] }] },
   },
-  {
-    files: ['web/src/**'],
-    languageOptions: { globals: globals.browser },
-  },
+  { files: ['web/src/**'], languageOptions: { globals: globals.browser } },
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
+  prettier,
 );

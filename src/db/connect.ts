@@ -36,8 +36,8 @@ export function openSqlite(path: string): SqliteDatabase.Database {
   sqlite.pragma('foreign_keys = ON');
   // FULL: every commit is on the disk before it is acknowledged, so it survives a power cut, an
   // operating-system crash or a disk the kernel takes read-only, not only a process crash (NORMAL
-  // would lose the commits since the last checkpoint there). About 1 ms per commit; only
-  // administration writes, never searches (docs/reliability.md).
+  // would lose the commits since the last checkpoint there). It costs a disk flush per commit, which
+  // only administration pays, never a search (docs/reliability.md).
   sqlite.pragma('synchronous = FULL');
   return sqlite;
 }

@@ -3,8 +3,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 /**
  * PostgreSQL: checkpoint chunks are compressed already, so the server is told not to try
  * compressing them again (STORAGE EXTERNAL: kept out of line, uncompressed). Its own attempt gains
- * nothing and tripled the cost of storing them (the bench's 200 chunks of 255 KB: 1.14–1.21 s
- * against 0.35–0.39 s). SQLite has no such setting.
+ * nothing and makes storing them several times slower (bench/checkpoint.ts). SQLite has no such
+ * setting.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
