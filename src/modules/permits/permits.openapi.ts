@@ -63,7 +63,7 @@ const RiskEdit = Type.Object(
   { additionalProperties: false },
 );
 
-const PermitEditBody = Type.Object(
+export const PermitEditBody = Type.Object(
   {
     updated_at: Type.String({ description: 'The permit\'s `updated_at` as it was read; required.' }),
     name: Type.Optional(Type.String({ description: '事项名称; not blank.' })),

@@ -123,7 +123,7 @@ export const SearchDebug = Shape(
 
 const empty = (description: string) => Type.Literal('', { description });
 
-const SearchData = Shape(
+export const SearchData = Shape(
   {
     llmRespond: Type.String({ description: 'Empty when something matched, else 抱歉,无法检索到相关答案.' }),
     request: empty('Always empty.'),

@@ -1,15 +1,6 @@
-import { downloadFile } from '../shared/api';
 import type { Permit } from '../shared/types';
 
-export interface DeletePermitResult {
-  deleted: boolean;
-  permit_id: string;
-  permit_name: string;
-  region_id: string;
-  theme_id: string | null;
-  snapshot_batch_id: string;
-  risk_count: number;
-}
+export { downloadPermitWorkbook as downloadOriginalWorkbook, type DeletePermitResultPayload as DeletePermitResult } from '../api/permits';
 
 /** What a deletion will save first, in words: the confirmation names it. */
 export function snapshotDescription(permit: Permit): string {
@@ -22,8 +13,4 @@ export function snapshotDescription(permit: Permit): string {
     (permit.approval_departments.length ? `和审批部门` : '') +
     `保存为一个快照批次，之后可在「风险快照」中恢复。`
   );
-}
-
-export function downloadOriginalWorkbook(permit: Pick<Permit, 'region_id' | 'id' | 'name'>): Promise<void> {
-  return downloadFile('/admin/permit-file/download', { region_id: permit.region_id, permit_id: permit.id }, `${permit.name}.xlsx`);
 }

@@ -1,4 +1,4 @@
-import { ElMessageBox } from 'element-plus';
+import { ElMessage, ElMessageBox } from 'element-plus';
 
 /** A yes/no confirmation; resolves true when confirmed. */
 export async function confirmAction(message: string, title = '请确认', confirmText = '确定', danger = true): Promise<boolean> {
@@ -28,4 +28,15 @@ export async function promptText(message: string, title: string, placeholder = '
   } catch {
     return null;
   }
+}
+
+/**
+ * A removal after a confirmation: the call, its success message, then the view read again. A
+ * failed call shows the server's message (the API client) and leaves the view as it is.
+ */
+export async function confirmRemoval(message: string, title: string, remove: () => Promise<unknown>, done: string, reload: () => Promise<void>): Promise<void> {
+  if (!(await confirmAction(message, title, '删除'))) return;
+  await remove();
+  ElMessage.success(done);
+  await reload();
 }

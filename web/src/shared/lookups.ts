@@ -1,35 +1,10 @@
-import { api } from './api';
-import type { DepartmentNode, Region, ThemeRef, User } from './types';
+import type { DepartmentNode } from './types';
 
-export interface RegionWithUsage extends Region {
-  permit_count: number;
-  department_count: number;
-}
-
-export interface FilterOptions {
-  regions: Region[];
-  themes: ThemeRef[];
-  departments: { id: string; name: string; permit_count: number }[];
-}
-
-/** The regions the user may see, with what uses each (GET /admin/regions). */
-export async function fetchRegions(): Promise<RegionWithUsage[]> {
-  return (await api.get<{ regions: RegionWithUsage[] }>('/admin/regions')).regions;
-}
-
-/** What the advanced filter can choose from (GET /admin/permits/filter-options). */
-export function fetchFilterOptions(regionId?: string): Promise<FilterOptions> {
-  return api.get<FilterOptions>('/admin/permits/filter-options', { region_id: regionId });
-}
-
-/** The department tree (GET /admin/service-departments/tree, admin only). */
-export async function fetchDepartmentTree(opts: { silent?: boolean } = {}): Promise<DepartmentNode[]> {
-  return (await api.get<{ tree: DepartmentNode[] }>('/admin/service-departments/tree', undefined, opts)).tree;
-}
-
-export async function fetchUsers(includeInactive = true): Promise<User[]> {
-  return (await api.get<{ users: User[] }>('/admin/users', { include_inactive: includeInactive })).users;
-}
+// The look-ups several views share: regions, filter options, departments and users.
+export { fetchRegions, type RegionWithUsagePayload as RegionWithUsage } from '../api/regions';
+export { fetchFilterOptions, type FilterOptionsPayload as FilterOptions } from '../api/permits';
+export { fetchDepartmentTree } from '../api/departments';
+export { fetchUsers } from '../api/users';
 
 /** `{value, label, children}` for tree selects, each department labelled with its code. */
 export interface DepartmentOption {

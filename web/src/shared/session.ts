@@ -1,6 +1,7 @@
 import { computed, ref } from 'vue';
 import { personLabel } from './words';
-import { api, pageUrls, passwordChangeRequired } from './api';
+import { fetchMe, logout as endSession } from '../api/auth';
+import { pageUrls, passwordChangeRequired } from './api';
 import type { CurrentUser } from './types';
 
 /** The logged-in user of this page (GET /auth/me), shared by the layout and the views. */
@@ -11,7 +12,7 @@ export const isSuperAdmin = computed(() => currentUser.value?.role === 'admin');
 export const seesAllRegions = computed(() => (currentUser.value?.grade ?? 0) >= 90);
 
 export async function loadCurrentUser(): Promise<CurrentUser> {
-  const { user } = await api.get<{ user: CurrentUser }>('/auth/me');
+  const user = await fetchMe();
   currentUser.value = user;
   if (user.must_change_password) passwordChangeRequired.value = true;
   return user;
@@ -19,7 +20,7 @@ export async function loadCurrentUser(): Promise<CurrentUser> {
 
 export async function logout(): Promise<void> {
   try {
-    await api.post('/auth/logout', {}, { silent: true });
+    await endSession();
   } finally {
     window.location.href = pageUrls.login();
   }

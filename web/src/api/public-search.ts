@@ -1,16 +1,15 @@
+import type { Static } from '@sinclair/typebox';
+import type { Region as RegionSchema } from '../../../src/modules/regions/regions.openapi.ts';
+import type { RiskSubject as RiskSubjectSchema } from '../../../src/modules/search/search.openapi.ts';
 import { apiRoot } from '../shared/api-root';
-import type { RiskSubject } from '../shared/types';
 
 /**
  * The public API as the applicants' page calls it (docs/public-search.md): plain fetch, no
  * session, and every failure turned into one sentence a person can act on.
  */
 
-export interface Region {
-  id: string;
-  code: string | null;
-  name: string;
-}
+export type Region = Static<typeof RegionSchema>;
+type RiskSubject = Static<typeof RiskSubjectSchema>;
 
 export interface Suggestion {
   text: string;
