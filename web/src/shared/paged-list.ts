@@ -50,3 +50,6 @@ export function usePagedList<T>(fetchPage: (req: PageRequest) => Promise<PageRes
 
   return { rows, total, page, size, loading, load, search };
 }
+
+/** What `usePagedList` gives: the rows, the paging state and the loaders. */
+export type PagedList<T> = ReturnType<typeof usePagedList<T>>;
