@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.js';
 import { asInput, readString } from '../../http/readers.js';
 import type { RouteDoc } from '../../http/openapi/route-doc.js';
 import { Text } from '../../http/body-fields.js';
-import { createTheme, deleteTheme, listCatalogThemes, presentTheme, renameTheme } from './themes-catalog.service.js';
+import { createTheme, deleteTheme, listCatalogThemes, renameTheme } from './themes-catalog.service.js';
+import { presentTheme } from './themes.presenter.js';
 import { themeDocs } from './themes.openapi.js';
 
 const themeName = 'The theme name; required; unique.';
