@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 import { presentPermit, type PermitPayload } from './permits.presenter.js';
-import { listApprovalDepartmentNames, listThemesOfPermits } from './permits.repository.js';
+import { countRisksOfPermits, listApprovalDepartmentNames, listThemesOfPermits } from './permits.repository.js';
 
 function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
   const m = new Map<K, T[]>();
@@ -18,7 +18,7 @@ function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
 export async function loadPermitPayloads(db: Executor, ids: number[], opts: { withRisks: boolean }): Promise<PermitPayload[]> {
   const out = new Map<number, PermitPayload>();
   for (const part of chunked([...new Set(ids)], ID_CHUNK)) {
-    const [permits, themes, depts, counts, risks] = await Promise.all([
+    const [permits, themes, depts, countOf, risks] = await Promise.all([
       db
         .selectFrom('permits as p')
         .innerJoin('regions as r', 'r.id', 'p.region_id')
@@ -28,12 +28,7 @@ export async function loadPermitPayloads(db: Executor, ids: number[], opts: { wi
         .execute(),
       listThemesOfPermits(db, part),
       listApprovalDepartmentNames(db, part),
-      db
-        .selectFrom('risks')
-        .select(['permit_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('permit_id', 'in', part)
-        .groupBy('permit_id')
-        .execute(),
+      countRisksOfPermits(db, part),
       opts.withRisks
         ? db.selectFrom('risks').selectAll().where('permit_id', 'in', part).orderBy('permit_id').orderBy('position').execute()
         : Promise.resolve([]),
@@ -41,7 +36,6 @@ export async function loadPermitPayloads(db: Executor, ids: number[], opts: { wi
     const themesOf = groupBy(themes, (t) => t.permit_id);
     const deptsOf = groupBy(depts, (d) => d.permit_id);
     const risksOf = groupBy(risks, (r) => r.permit_id);
-    const countOf = new Map(counts.map((c) => [c.permit_id, Number(c.n)]));
     for (const p of permits) {
       out.set(p.id, presentPermit(p, {
         themes: themesOf.get(p.id) ?? [],

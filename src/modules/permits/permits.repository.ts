@@ -121,3 +121,14 @@ export function listApprovalDepartmentNames(db: Executor, permitIds: number[]) {
     .orderBy('pa.position')
     .execute();
 }
+
+/** How many risks each of the given permits has; a permit without risks is absent. */
+export async function countRisksOfPermits(db: Executor, permitIds: number[]): Promise<Map<number, number>> {
+  const counts = await db
+    .selectFrom('risks')
+    .select(['permit_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('permit_id', 'in', permitIds)
+    .groupBy('permit_id')
+    .execute();
+  return new Map(counts.map((c) => [c.permit_id, Number(c.n)]));
+}
