@@ -1,4 +1,4 @@
-import type { RiskSubject } from '../../src/modules/search/risk-subject.js';
+import type { RiskSubject } from '../../src/modules/search/search.presenter.js';
 import { LoadPlan, type PlannedPermit } from './load-plan.js';
 
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -18,7 +18,7 @@
  * Exits 1 otherwise, after printing every error and violation.
  */
 import { cpus, loadavg } from 'node:os';
-import type { RiskSubject } from '../../src/modules/search/risk-subject.js';
+import type { RiskSubject } from '../../src/modules/search/search.presenter.js';
 import { AdminClient, describeAnswer, ok, type ApiAnswer } from './admin-client.js';
 import { checkItems } from './answer-check.js';
 import { ACCEPT_GZIP, devQueryRequests, failures, loadLine, runLoad } from './autocannon.js';

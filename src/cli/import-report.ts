@@ -1,5 +1,5 @@
 import type { SheetCounts } from '../modules/importer/import-plan.types.js';
-import type { CommitResult } from '../modules/importer/commit.service.js';
+import type { CommitResult } from '../modules/importer/importer.presenter.js';
 import type { Finding } from '../modules/importer/parser/types.js';
 import type { SessionDescription } from '../modules/importer/preview.service.js';
 import { plural } from './format.js';

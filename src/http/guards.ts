@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrentUser } from '../modules/auth/current-user.js';
 import { ALL_REGIONS_GRADE } from '../modules/auth/data-scope.js';
 import { forbidden, unauthorized } from './errors.js';
+import type { RouteDoc } from './openapi/route-doc.js';
 import { forbiddenPage } from './pages-html.js';
 
 /**
@@ -14,6 +15,18 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     guard?: Guard;
   }
+}
+
+/**
+ * The route config of an administrator's change to records of one kind: the admin guard, and the
+ * operation-log entry that every such change writes (`targetType` names the kind of record).
+ */
+export function adminChange(targetType: string) {
+  return (type: 'create' | 'update' | 'delete', summary: string, doc: RouteDoc) => ({
+    guard: 'admin' as const,
+    operation: { type, summary, targetType },
+    doc,
+  });
 }
 
 export const isAdmin = (u: CurrentUser) => u.role === 'admin' || u.grade >= ALL_REGIONS_GRADE;

@@ -14,3 +14,10 @@ export function parseRecordId(raw: unknown): number | null {
   const n = Number(t);
   return n >= 1 && n <= MAX_ID ? n : null;
 }
+
+/** A record id as responses write it: decimal text, so it survives any JSON reader; no id stays null. */
+export function recordIdText(id: number): string;
+export function recordIdText(id: number | null): string | null;
+export function recordIdText(id: number | null): string | null {
+  return id === null ? null : String(id);
+}

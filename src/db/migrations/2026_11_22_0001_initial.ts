@@ -12,6 +12,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     pg
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())
       : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  /** A risk's place in its list and its seven fields: `risks` and `snapshot_risks` hold the same. */
+  const withRiskColumns = (t: Table): Table =>
+    t
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('risk_type', 'text')
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('description', 'text')
+      .addColumn('legal_basis', 'text')
+      .addColumn('consequence', 'text')
+      .addColumn('prevention', 'text')
+      .addColumn('level', 'text');
   const create = (name: string, withSerial = true) => {
     const t = db.schema.createTable(name);
     return withSerial ? withId(t) : t;
@@ -142,14 +153,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await create('risks')
     .addColumn('permit_id', 'integer', (c) => c.notNull().references('permits.id').onDelete('cascade'))
-    .addColumn('position', 'integer', (c) => c.notNull())
-    .addColumn('risk_type', 'text')
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('description', 'text')
-    .addColumn('legal_basis', 'text')
-    .addColumn('consequence', 'text')
-    .addColumn('prevention', 'text')
-    .addColumn('level', 'text')
+    .$call(withRiskColumns)
     .execute();
   await db.schema.createIndex('risks_permit_idx').on('risks').columns(['permit_id', 'position']).execute();
 
@@ -196,14 +200,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await create('snapshot_risks')
     .addColumn('snapshot_permit_id', 'integer', (c) => c.notNull().references('snapshot_permits.id').onDelete('cascade'))
-    .addColumn('position', 'integer', (c) => c.notNull())
-    .addColumn('risk_type', 'text')
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('description', 'text')
-    .addColumn('legal_basis', 'text')
-    .addColumn('consequence', 'text')
-    .addColumn('prevention', 'text')
-    .addColumn('level', 'text')
+    .$call(withRiskColumns)
     .execute();
   await db.schema.createIndex('snapshot_risks_permit_idx').on('snapshot_risks').columns(['snapshot_permit_id', 'position']).execute();
 

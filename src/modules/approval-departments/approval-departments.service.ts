@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../db/database.js';
 import type { ApprovalDepartmentSetup } from './approval-departments.openapi.js';
+import { presentDepartmentLink } from './approval-departments.presenter.js';
 import { listApprovalDepartmentRows, listServiceDepartmentNames, setServiceDepartment } from './approval-departments.repository.js';
 
 export type SetupResult = Static<typeof ApprovalDepartmentSetup>;
-type DepartmentLink = SetupResult['linked'][number];
 
 /** The service department whose name equals, or is the longest prefix of, an approval department's name. */
 export function bestServiceDepartment<T extends { name: string }>(approvalName: string, candidates: T[]): T | undefined {
@@ -25,17 +25,14 @@ export async function setupApprovalDepartments(db: DB): Promise<SetupResult> {
   return db.transaction().execute(async (trx) => {
     const [approval, service] = await Promise.all([listApprovalDepartmentRows(trx), listServiceDepartmentNames(trx)]);
     const candidates = service.map((s) => ({ id: s.id, name: s.name.trim() }));
-    const linked: DepartmentLink[] = [];
+    const linked: SetupResult['linked'] = [];
     const unmatched: string[] = [];
     const byTarget = new Map<number | null, number[]>();
     for (const a of approval) {
       const match = bestServiceDepartment(a.name, candidates);
       const target = match?.id ?? null;
       if (match) {
-        linked.push({
-          approval_department: a.name, approval_department_id: String(a.id),
-          service_department: match.name, service_department_id: String(match.id),
-        });
+        linked.push(presentDepartmentLink(a, match));
       } else unmatched.push(a.name);
       if (a.service_department_id !== target) byTarget.set(target, [...(byTarget.get(target) ?? []), a.id]);
     }

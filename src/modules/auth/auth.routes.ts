@@ -5,7 +5,7 @@ import { asInput, readString } from '../../http/readers.js';
 import { login, logout } from './auth.service.js';
 import { authDocs } from './auth.openapi.js';
 import { LoginBody } from './auth.schema.js';
-import { presentCurrentUser } from './current-user.js';
+import { presentCurrentUser } from './auth.presenter.js';
 import { safeNext } from './login-page.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 

@@ -1,6 +1,3 @@
-import type { Static } from '@sinclair/typebox';
-import type { CurrentUser as CurrentUserSchema } from './auth.openapi.js';
-
 /** The current-user object of interface section 5, plus what guards and data scope need. */
 export interface CurrentUser {
   id: number;
@@ -12,20 +9,6 @@ export interface CurrentUser {
   /** Region of the bound department: the data scope of users below grade 90. */
   region_id: number | null;
   must_change_password: boolean;
-}
-
-/** The API shape of the current user (ids as strings, as every id of the interface). */
-export function presentCurrentUser(u: CurrentUser): Static<typeof CurrentUserSchema> {
-  return {
-    id: String(u.id),
-    username: u.username,
-    display_name: u.display_name,
-    role: u.role,
-    grade: u.grade,
-    department: u.department,
-    region_id: u.region_id === null ? null : String(u.region_id),
-    must_change_password: u.must_change_password,
-  };
 }
 
 /** Who a change is attributed to: display name, else username, else id (interface 4.7). */

@@ -1,6 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { recordIdText } from '../../http/record-id.js';
 import { refFields } from '../accounts/accounts.openapi.js';
+import { presentDepartmentRef } from '../accounts/accounts.presenter.js';
+import type { TreeNode } from './department-tree.js';
+import type { ChildUnit, DepartmentListItem, DepartmentTreeNode } from './departments.openapi.js';
 import type { DepartmentRow } from './departments.repository.js';
 
 // The shapes below are the OpenAPI description of what these presenters return (a user embeds a
@@ -22,7 +26,8 @@ export const departmentFields = {
 /** A service department (interface 2.1). */
 export const Department = Shape(departmentFields, { $id: 'Department', description: 'A service department.' });
 
-const idText = (id: number | null): string | null => (id === null ? null : String(id));
+/** A department that never had a level set is a unit. */
+const unitLevelOf = (d: Pick<DepartmentRow, 'unit_level'>): string => d.unit_level || 'unit';
 
 /** The API shape of a service department (interface 2.1); `unit_level` is `unit` when empty. */
 export function presentDepartment(d: DepartmentRow): Static<typeof Department> {
@@ -31,14 +36,33 @@ export function presentDepartment(d: DepartmentRow): Static<typeof Department> {
     name: d.name,
     code: d.code,
     phone: d.phone,
-    parent_id: idText(d.parent_id),
-    region_id: idText(d.region_id),
+    parent_id: recordIdText(d.parent_id),
+    region_id: recordIdText(d.region_id),
     description: d.description,
     grade: d.grade,
-    unit_level: d.unit_level || 'unit',
+    unit_level: unitLevelOf(d),
     created_at: d.created_at,
     updated_at: d.updated_at,
   };
 }
 
 export type DepartmentPayload = Static<typeof Department>;
+
+/** A department of the flat list, with its depth in the tree (1 for a root). */
+export function presentListedDepartment(d: DepartmentRow, depth: number): Static<typeof DepartmentListItem> {
+  return { ...presentDepartment(d), depth };
+}
+
+/** A department of the tree, with its children below it. */
+export function presentDepartmentNode(node: TreeNode<DepartmentRow>, depth: number): Static<typeof DepartmentTreeNode> {
+  return {
+    ...presentDepartment(node.item),
+    depth,
+    children: node.children.map((c) => presentDepartmentNode(c, depth + 1)),
+  };
+}
+
+/** A direct child of a department: the short form and its level. */
+export function presentChildUnit(d: DepartmentRow): Static<typeof ChildUnit> {
+  return { ...presentDepartmentRef(d), unit_level: unitLevelOf(d) };
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
+import { adminChange } from '../../http/guards.js';
 import { asInput, readFlag, readString } from '../../http/readers.js';
 import { parseRecordId } from '../../http/record-id.js';
 import { deleteDepartment, updateDepartment } from './department-changes.service.js';
@@ -9,15 +10,10 @@ import {
 } from './departments.schema.js';
 import { departmentDocs } from './departments.openapi.js';
 import { createDepartment, departmentTree, listChildUnits, listDepartments } from './departments.service.js';
-import type { RouteDoc } from '../../http/openapi/route-doc.js';
 
 type WithDeptId = FastifyRequest<{ Params: { dept_id: string } }>;
 
-const operation = (type: 'create' | 'update' | 'delete', summary: string, doc: RouteDoc) => ({
-  guard: 'admin' as const,
-  operation: { type, summary, targetType: 'service_department' },
-  doc,
-});
+const operation = adminChange('service_department');
 
 /** Service departments (interface 4.4): admin guard, JSON errors, every change in the operation log. */
 export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext): void {

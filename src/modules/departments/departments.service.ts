@@ -9,15 +9,17 @@ import type { CurrentUser } from '../auth/current-user.js';
 import { hashPassword } from '../auth/password.js';
 import { assertMayGrant } from '../auth/privilege-ceiling.js';
 import { addAccount } from '../accounts/accounts.js';
-import { presentDepartmentRef, presentUser } from '../accounts/users.presenter.js';
+import { presentUser } from '../accounts/accounts.presenter.js';
 import { findUserWithDepartment } from '../accounts/users.repository.js';
 import { normalizeUsername } from '../accounts/username.js';
 import { assertNewDepartmentFree, resolvePlacement } from './department-placement.js';
-import { byName, depthsOf, gradeForDepth, nestDepartments, type TreeNode } from './department-tree.js';
+import { byName, depthsOf, gradeForDepth, nestDepartments } from './department-tree.js';
 import {
   findDepartmentByCode, insertDepartment, listChildRows, listDepartmentRows, type DepartmentRow,
 } from './departments.repository.js';
-import { presentDepartment, type DepartmentPayload } from './departments.presenter.js';
+import {
+  presentChildUnit, presentDepartment, presentDepartmentNode, presentListedDepartment, type DepartmentPayload,
+} from './departments.presenter.js';
 import type { CreateDepartmentInput } from './departments.schema.js';
 import type { ChildUnit, CreatedDepartment as CreatedDepartmentSchema, DepartmentListItem, DepartmentTreeNode } from './departments.openapi.js';
 
@@ -29,24 +31,17 @@ export const ACCOUNT_NAME_SUFFIX = '管理员';
 export async function listDepartments(db: Executor): Promise<Static<typeof DepartmentListItem>[]> {
   const rows = await listDepartmentRows(db);
   const depth = depthsOf(rows);
-  return rows.map((r) => ({ ...presentDepartment(r), depth: depth.get(r.id) ?? 1 }));
+  return rows.map((r) => presentListedDepartment(r, depth.get(r.id) ?? 1));
 }
 
-type TreePayload = Static<typeof DepartmentTreeNode>;
-
-export async function departmentTree(db: Executor): Promise<TreePayload[]> {
-  const present = (node: TreeNode<DepartmentRow>, depth: number): TreePayload => ({
-    ...presentDepartment(node.item),
-    depth,
-    children: node.children.map((c) => present(c, depth + 1)),
-  });
-  return nestDepartments(await listDepartmentRows(db)).map((n) => present(n, 1));
+export async function departmentTree(db: Executor): Promise<Static<typeof DepartmentTreeNode>[]> {
+  return nestDepartments(await listDepartmentRows(db)).map((n) => presentDepartmentNode(n, 1));
 }
 
 /** Direct children of a department, by name; an unknown parent simply has none. */
 export async function listChildUnits(db: Executor, parentId: number | null): Promise<Static<typeof ChildUnit>[]> {
   const rows = parentId === null ? [] : await listChildRows(db, parentId);
-  return rows.sort(byName).map((r) => ({ ...presentDepartmentRef(r), unit_level: r.unit_level || 'unit' }));
+  return rows.sort(byName).map(presentChildUnit);
 }
 
 /** A failure the caller can act on (a 400 of ours or a constraint error), or null for anything else. */

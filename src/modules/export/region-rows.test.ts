@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PermitPayload } from '../permits/permit-payload.js';
+import type { PermitPayload } from '../permits/permits.presenter.js';
 import { permitRows, unrepresentable } from './region-rows.js';
 
 function permit(p: Partial<PermitPayload>): PermitPayload {

@@ -1,6 +1,6 @@
 import type { RiskSheetRow } from '../importer/template/build-template.js';
 import { splitMulti } from '../importer/parser/normalize.js';
-import type { PermitPayload, RiskPayload } from '../permits/permit-payload.js';
+import type { PermitPayload, RiskPayload } from '../permits/permits.presenter.js';
 
 /** How a list is written into one 主题 or 审批部门 cell (the first separator the import reads: docs/import.md). */
 const LIST_SEPARATOR = '、';

@@ -14,23 +14,13 @@ import {
   deletePermitFile, fileContent, findFileOfPermit, findPermitFile, linkedRegionIds, listPermitFiles, type FileListQuery,
 } from './permit-files.repository.js';
 import type { PermitFileListing } from './files.openapi.js';
+import { presentPermitFile } from './files.presenter.js';
 
 const FILE_NOT_FOUND = '文件不存在';
 
 export async function listFiles(db: Executor, user: CurrentUser, q: Omit<FileListQuery, 'scope'>): Promise<Static<typeof PermitFileListing>> {
   const { rows, total } = await listPermitFiles(db, { ...q, scope: regionScope(user) });
-  const files = rows.map((r) => ({
-    id: String(r.id),
-    filename: r.filename,
-    content_type: r.content_type,
-    size: r.size,
-    uploaded_by: r.uploaded_by,
-    created_at: r.created_at,
-    permit_count: Number(r.permit_count ?? 0),
-    region_id: r.region_id === null ? null : String(r.region_id),
-    region_name: r.region_name ?? null,
-  }));
-  return { files, total, limit: q.limit, offset: q.offset };
+  return { files: rows.map(presentPermitFile), total, limit: q.limit, offset: q.offset };
 }
 
 /** A file the user may see (outside the scope it does not exist), or 404. */

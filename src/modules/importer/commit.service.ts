@@ -1,4 +1,3 @@
-import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { bulkInserter } from '../../db/bulk-insert.js';
 import { nowIso } from '../../db/dialect.js';
@@ -7,11 +6,11 @@ import type { CurrentUser } from '../auth/current-user.js';
 import { writeChange } from '../changes/change-transaction.js';
 import { applyImportPlan } from './apply-plan.js';
 import type { CommitRequest } from './commit-input.js';
-import type { CommitResult as CommitResultSchema } from './import.openapi.js';
 import type { ImportPlan, PlanOptions, SheetCounts } from './import-plan.types.js';
 import { openSession, parsedOf } from './import-session.js';
 import type { Finding, ParsedWorkbook } from './parser/types.js';
-import { allFindings } from './preview-presenter.js';
+import { presentCommit, presentSheetCounts, type CommitResult } from './importer.presenter.js';
+import { allFindings } from './plan-findings.js';
 import { planSession } from './preview.service.js';
 
 /** How many errors the refusal message spells out; `data.errors` carries all of them. */
@@ -49,8 +48,6 @@ function chooseSheets(workbook: ParsedWorkbook, req: CommitRequest): string[] {
   return sheets;
 }
 
-export type CommitResult = Static<typeof CommitResultSchema>;
-
 /** The session, its workbook and the plan options a commit request names (sheets checked to exist). */
 async function commitInputs(ctx: AppContext, user: CurrentUser, req: CommitRequest) {
   const session = await openSession(ctx.db, user, req.sessionId, nowIso(ctx.now));
@@ -61,8 +58,6 @@ async function commitInputs(ctx: AppContext, user: CurrentUser, req: CommitReque
   const wholeWorkbook = tableSheets(workbook).every((s) => sheets.includes(s));
   return { session, workbook, options, wholeWorkbook };
 }
-
-const sheetCountsOf = (plan: ImportPlan) => plan.sheets.map((s) => ({ sheet: s.sheet.name, ...s.counts }));
 
 /**
  * Commit step: recomputes the plan inside one transaction that holds the catalogue lock (so it
@@ -88,17 +83,7 @@ export async function commitImport(ctx: AppContext, user: CurrentUser, req: Comm
       { catalogueLock: true },
     ),
   );
-  const named = (rows: Array<{ id: number; name: string }>) => rows.map((r) => ({ id: String(r.id), name: r.name }));
-  return {
-    session_id: session.id,
-    filename: session.filename,
-    file_id: String(outcome.fileId),
-    snapshot_batch_id: outcome.snapshotBatchId === null ? null : String(outcome.snapshotBatchId),
-    sheets: sheetCountsOf(plan),
-    totals: plan.totals,
-    regions_created: named(outcome.regionsCreated),
-    themes_created: named(outcome.themesCreated),
-  };
+  return presentCommit(session, plan, outcome);
 }
 
 export interface CommitCheck {
@@ -116,7 +101,7 @@ export async function checkCommit(ctx: AppContext, user: CurrentUser, req: Commi
   const { session, workbook, options } = await commitInputs(ctx, user, req);
   const { plan } = await planSession(ctx.db, user, session, workbook, options);
   assertCommittable(plan);
-  return { sheets: sheetCountsOf(plan), totals: plan.totals, regions_to_create: plan.newRegions, themes_to_create: plan.newThemes };
+  return { sheets: presentSheetCounts(plan), totals: plan.totals, regions_to_create: plan.newRegions, themes_to_create: plan.newThemes };
 }
 
 /** The operation-log summary of a commit (the route and the command line write the same). */

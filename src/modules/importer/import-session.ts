@@ -7,6 +7,7 @@ import type { RegionRow } from '../regions/regions.repository.js';
 import type { PlanActor, PlanOptions } from './import-plan.types.js';
 import { findLiveSession, type ImportSessionHead } from './import-sessions.repository.js';
 import { findDepartmentWithRegion } from './import-state.repository.js';
+import { presentBoundDepartment, type BoundDepartment } from './importer.presenter.js';
 import { decodeParsed } from './parsed-codec.js';
 import type { ParsedWorkbook } from './parser/types.js';
 import { text } from './plan-diff.js';
@@ -14,13 +15,6 @@ import { RefIndex } from './plan-refs.js';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 const GONE = '导入会话不存在或已过期，请重新上传文件';
-
-export interface BoundDepartment {
-  id: string;
-  name: string;
-  region_id: string | null;
-  region_name: string | null;
-}
 
 /**
  * A live session the user may work with. Below grade 90 only the uploader's own sessions are
@@ -48,14 +42,7 @@ export async function planActorFor(
   const dept = session.binding_mode === 'department' && session.department_id !== null
     ? await findDepartmentWithRegion(db, session.department_id)
     : undefined;
-  const department = dept
-    ? {
-        id: String(dept.id),
-        name: dept.name,
-        region_id: dept.region_id === null ? null : String(dept.region_id),
-        region_name: dept.region_name ?? null,
-      }
-    : null;
+  const department = dept ? presentBoundDepartment(dept) : null;
   const bindingRegion = dept && dept.region_id !== null ? { id: dept.region_id, name: dept.region_name ?? '' } : null;
   return {
     actor: { scope: regionScope(user), canCreateRegions: user.grade >= ALL_REGIONS_GRADE, bindingRegion },

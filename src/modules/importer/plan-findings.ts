@@ -1,3 +1,4 @@
+import type { ImportPlan } from './import-plan.types.js';
 import type { ColumnMapping, FieldKey, Finding, ParsedSheet } from './parser/types.js';
 
 /** Canonical header names of the columns the database-aware findings point at. */
@@ -39,3 +40,8 @@ export class SheetFindings {
 
 export const countBy = (findings: Finding[], severity: Finding['severity']) =>
   findings.reduce((n, f) => n + (f.severity === severity ? 1 : 0), 0);
+
+/** Every finding of a plan: the workbook's own and each sheet's. */
+export function allFindings(plan: ImportPlan): Finding[] {
+  return [...plan.workbookFindings, ...plan.sheets.flatMap((s) => s.findings)];
+}

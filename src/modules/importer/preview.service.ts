@@ -5,13 +5,12 @@ import { nowIso } from '../../db/dialect.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { buildImportPlan } from './import-plan.js';
 import type { ImportPlan, ImportState, PlanActor, PlanOptions } from './import-plan.types.js';
-import { openSession, parsedOf, planActorFor, regionIdsNamed, type BoundDepartment } from './import-session.js';
+import { openSession, parsedOf, planActorFor, regionIdsNamed } from './import-session.js';
 import type { ImportSessionHead } from './import-sessions.repository.js';
 import type { ParsedWorkbook } from './parser/types.js';
 import { loadImportState, loadRegionThemeOptions } from './import-state.repository.js';
 import type { SessionDescription as SessionDescriptionSchema } from './import.openapi.js';
-import { presentPreview, type ThemeOptions } from './preview-presenter.js';
-import type { BindingMode } from './session-binding.js';
+import { presentPreview, presentSession, presentThemeOptions, type BoundDepartment, type ThemeOptions } from './importer.presenter.js';
 
 /** The preview compares every sheet as it is: no sheet selection, overrides or theme bindings yet. */
 const PREVIEW_OPTIONS: PlanOptions = { sheets: null, overrides: {}, themeBindings: {} };
@@ -35,30 +34,7 @@ async function themeOptionsFor(db: Executor, plan: ImportPlan, state: ImportStat
   if (actor.bindingRegion) regions.set(actor.bindingRegion.name, actor.bindingRegion.id);
   for (const p of plan.permits) regions.set(p.region.name, p.region.id);
   const ids = [...regions.values()].filter((id): id is number => id !== null);
-  const options = await loadRegionThemeOptions(db, ids);
-  const out: ThemeOptions['regions'] = {};
-  for (const [name, id] of regions) {
-    out[name] = options
-      .filter((o) => o.region_id === id)
-      .map((o) => ({ id: String(o.id), name: o.name, option_id: String(o.option_id) }));
-  }
-  return { catalog: state.themes.map((t) => ({ id: String(t.id), name: t.name })), regions: out };
-}
-
-function presentSession(s: ImportSessionHead, department: BoundDepartment | null) {
-  return {
-    session_id: s.id,
-    filename: s.filename,
-    content_type: s.content_type,
-    size: s.size,
-    sha256: s.sha256,
-    uploaded_by: s.uploader_name,
-    created_at: s.created_at,
-    expires_at: s.expires_at,
-    committed_at: s.committed_at,
-    binding_mode: s.binding_mode as BindingMode, // written by session-binding.ts only
-    department,
-  };
+  return presentThemeOptions(state.themes, regions, await loadRegionThemeOptions(db, ids));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { toCount } from '../../db/dialect.js';
+import { presentThemeRef } from '../themes/themes.presenter.js';
 import { countFilteredPermits, filteredPermitIds, type PermitCriteria } from './permit-filter.query.js';
 
 /** One page of matching permit ids (region, then name order) and the total under the same filter. */
@@ -25,5 +26,5 @@ export async function listUsedApprovalDepartments(db: Executor, regionIds: numbe
 /** The theme catalogue as filter choices, in catalogue order. */
 export async function listThemeChoices(db: Executor) {
   const rows = await db.selectFrom('themes').select(['id', 'name']).orderBy('id').execute();
-  return rows.map((t) => ({ id: String(t.id), name: t.name }));
+  return rows.map(presentThemeRef);
 }

@@ -5,6 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 import type { PermitsTable } from './permits.table.js';
+import { countRisksOfPermits, listApprovalDepartmentNames } from './permits.repository.js';
 
 /** What a snapshot keeps of a permit besides its risks: enough to recreate it after a delete. */
 export interface PermitSnapshotData {
@@ -46,20 +47,8 @@ export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): 
     const permits = await trx.selectFrom('permits').selectAll().where('id', 'in', part).execute();
     if (permits.length === 0) continue;
     const themes = await trx.selectFrom('permit_themes').select(['permit_id', 'theme_id']).where('permit_id', 'in', part).execute();
-    const depts = await trx
-      .selectFrom('permit_approval_departments as pa')
-      .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
-      .select(['pa.permit_id', 'a.name'])
-      .where('pa.permit_id', 'in', part)
-      .orderBy('pa.position')
-      .execute();
-    const counts = await trx
-      .selectFrom('risks')
-      .select(['permit_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('permit_id', 'in', part)
-      .groupBy('permit_id')
-      .execute();
-    const riskCountOf = new Map(counts.map((c) => [c.permit_id, Number(c.n)]));
+    const depts = await listApprovalDepartmentNames(trx, part);
+    const riskCountOf = await countRisksOfPermits(trx, part);
 
     const rows = permits.map((p) => {
       const data: PermitSnapshotData = {

@@ -1,4 +1,3 @@
-import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { crashPoint } from '../../crash-point.js';
 import { nowIso } from '../../db/dialect.js';
@@ -8,7 +7,7 @@ import { writeChange } from '../changes/change-transaction.js';
 import { requireRegionForChange } from '../regions/regions.service.js';
 import { createSnapshotBatch } from './create-snapshot.js';
 import { findPermitByToken, matchTheme, PERMIT_NOT_FOUND, permitThemeRefs } from './permit-lookup.js';
-import type { DeletePermitResult as DeletePermitResultSchema } from './permits.openapi.js';
+import { presentDeletedPermit, type DeletePermitResult } from './permits.presenter.js';
 import { deletePermitRow } from './permits.repository.js';
 
 export interface DeletePermitRequest {
@@ -18,8 +17,6 @@ export interface DeletePermitRequest {
   editedBy: string;
   changeSummary: string | null;
 }
-
-export type DeletePermitResult = Static<typeof DeletePermitResultSchema>;
 
 export const NO_THEME_MESSAGE = '未找到许可所属主题,无法删除';
 
@@ -45,14 +42,6 @@ export async function deletePermit(ctx: AppContext, scope: RegionScope, req: Del
     const batch = await trx.selectFrom('snapshot_batches').select('risk_count').where('id', '=', batchId!).executeTakeFirstOrThrow();
     await crashPoint('permit-delete');
     if (!(await deletePermitRow(trx, row.id))) throw notFound(PERMIT_NOT_FOUND);
-    return {
-      deleted: true as const,
-      permit_id: String(row.id),
-      permit_name: row.name,
-      region_id: String(row.region_id),
-      theme_id: theme.id,
-      snapshot_batch_id: String(batchId),
-      risk_count: batch.risk_count,
-    };
+    return presentDeletedPermit(row, theme, batchId!, batch.risk_count);
   }, (result) => ({ kind: 'permits', permitIds: [Number(result.permit_id)] }), { catalogueLock: true });
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { lowerEquals } from '../../db/dialect.js';
 import { badRequest } from '../../http/errors.js';
-import type { ThemeRef } from './permit-payload.js';
+import { presentThemeRef, type ThemeRef } from '../themes/themes.presenter.js';
 import { findPermitByCode, findPermitById, findPermitsByName, listPermitThemes, type PermitRow } from './permits.repository.js';
 import { parseRecordId } from '../../http/record-id.js';
 
@@ -30,10 +30,10 @@ export async function findThemeByToken(db: Executor, token: string): Promise<The
   const id = parseRecordId(token);
   if (id !== null) {
     const byId = await db.selectFrom('themes').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
-    if (byId) return { id: String(byId.id), name: byId.name };
+    if (byId) return presentThemeRef(byId);
   }
   const byName = await db.selectFrom('themes').select(['id', 'name']).where(lowerEquals('name', token)).orderBy('id').executeTakeFirst();
-  return byName && { id: String(byName.id), name: byName.name };
+  return byName && presentThemeRef(byName);
 }
 
 /**
@@ -47,7 +47,7 @@ export async function resolveThemeOfPermit(db: Executor, permit: PermitRow): Pro
 /** A permit's themes, those its region offers first: the first is the resolved theme. */
 export async function permitThemeRefs(db: Executor, permit: PermitRow): Promise<ThemeRef[]> {
   const rows = await listPermitThemes(db, permit.id, permit.region_id);
-  return rows.map((t) => ({ id: String(t.id), name: t.name }));
+  return rows.map(presentThemeRef);
 }
 
 /** The entry of a permit's themes that a request token names (by id, or by name case-insensitively). */

@@ -1,9 +1,11 @@
 import type { Executor } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { inScope, type RegionScope } from '../auth/data-scope.js';
-import { findRegionByToken, presentRegion } from '../regions/regions.repository.js';
+import { findRegionByToken } from '../regions/regions.repository.js';
+import { presentRegion } from '../regions/regions.presenter.js';
 import { requireVisibleRegion } from '../regions/regions.service.js';
 import { loadPermitPayloads } from './permit-payload.js';
+import { presentSourceFile } from './permits.presenter.js';
 import { findPermitByToken, findThemeByToken, matchTheme, PERMIT_NOT_FOUND, resolveThemeOfPermit } from './permit-lookup.js';
 import { listRegionPermitIds } from './permits.repository.js';
 
@@ -52,6 +54,6 @@ export async function permitDetails(
     permit,
     theme_display: selected,
     selected_theme_id: selected?.id ?? '',
-    source_file: file ? { id: String(file.id), filename: file.filename } : null,
+    source_file: presentSourceFile(file),
   };
 }

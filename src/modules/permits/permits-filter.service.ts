@@ -5,7 +5,8 @@ import type { CurrentUser } from '../auth/current-user.js';
 import { inScope, regionScope } from '../auth/data-scope.js';
 import { findDepartmentById } from '../departments/departments.repository.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
-import { loadPermitPayloads, type PermitPayload } from './permit-payload.js';
+import { loadPermitPayloads } from './permit-payload.js';
+import type { PermitPayload } from './permits.presenter.js';
 import { filteredPermitIds, type PermitCriteria } from './permit-filter.query.js';
 import type { DepartmentFilterResult } from './permits.openapi.js';
 

@@ -99,3 +99,36 @@ export async function replaceDepartmentLinks(db: Executor, permitId: number, dep
       .execute();
   }
 }
+
+/** The themes of each of the given permits, by name. */
+export function listThemesOfPermits(db: Executor, permitIds: number[]) {
+  return db
+    .selectFrom('permit_themes as pt')
+    .innerJoin('themes as t', 't.id', 'pt.theme_id')
+    .select(['pt.permit_id', 't.id', 't.name'])
+    .where('pt.permit_id', 'in', permitIds)
+    .orderBy('t.name')
+    .execute();
+}
+
+/** The approval departments of each of the given permits, in each permit's own order. */
+export function listApprovalDepartmentNames(db: Executor, permitIds: number[]) {
+  return db
+    .selectFrom('permit_approval_departments as pa')
+    .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
+    .select(['pa.permit_id', 'a.name'])
+    .where('pa.permit_id', 'in', permitIds)
+    .orderBy('pa.position')
+    .execute();
+}
+
+/** How many risks each of the given permits has; a permit without risks is absent. */
+export async function countRisksOfPermits(db: Executor, permitIds: number[]): Promise<Map<number, number>> {
+  const counts = await db
+    .selectFrom('risks')
+    .select(['permit_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('permit_id', 'in', permitIds)
+    .groupBy('permit_id')
+    .execute();
+  return new Map(counts.map((c) => [c.permit_id, Number(c.n)]));
+}

@@ -34,3 +34,9 @@ export const RISK_FIELD_NAMES = ['risk_type', 'title', 'description', 'legal_bas
 
 // Fails to compile when a field of the schema is missing from RISK_FIELD_NAMES or one listed is not a field.
 true satisfies [Exclude<keyof RiskFields, (typeof RISK_FIELD_NAMES)[number]>, Exclude<(typeof RISK_FIELD_NAMES)[number], keyof RiskFields>] extends [never, never] ? true : false;
+
+/** `legal_basis` → `legalBasis`. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The seven fields under their camelCase names, as the import's parser and the search engine hold a risk. */
+export type RiskTexts = { [K in keyof RiskFields as CamelCase<K>]: RiskFields[K] };

@@ -3,15 +3,11 @@ import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { lowerEquals } from '../../db/dialect.js';
 import { parseRecordId } from '../../http/record-id.js';
-import type { Region, RegionWithUsage } from './regions.openapi.js';
+import type { RegionWithUsage } from './regions.openapi.js';
+import { presentRegionWithUsage } from './regions.presenter.js';
 import type { RegionsTable } from './regions.table.js';
 
 export type RegionRow = Selectable<RegionsTable>;
-
-/** The API shape of a region. */
-export function presentRegion(r: RegionRow): Static<typeof Region> {
-  return { id: String(r.id), code: r.code, name: r.name };
-}
 
 export function listRegionRows(db: Executor): Promise<RegionRow[]> {
   return db.selectFrom('regions').selectAll().orderBy('id').execute();
@@ -77,11 +73,7 @@ export async function listRegionsWithUsage(db: Executor, ids: number[] | 'all'):
     ]);
   if (ids !== 'all') q = q.where('r.id', 'in', ids);
   const rows = await q.orderBy('r.id').execute();
-  return rows.map((r) => ({
-    ...presentRegion(r),
-    permit_count: Number(r.permit_count ?? 0),
-    department_count: Number(r.department_count ?? 0),
-  }));
+  return rows.map(presentRegionWithUsage);
 }
 
 /** Another region already holding this name or code (case-insensitive), if any. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { adminChange } from '../../http/guards.js';
 import { asInput, readNullableString } from '../../http/readers.js';
 import { regionScope } from '../auth/data-scope.js';
 import { parseRecordId } from '../../http/record-id.js';
@@ -10,6 +11,8 @@ function regionInput(req: FastifyRequest): RegionInput {
   const body = asInput(req.body);
   return { name: readNullableString(body, 'name'), code: readNullableString(body, 'code') };
 }
+
+const operation = adminChange('region');
 
 const regionIdOf = (req: FastifyRequest) => parseRecordId((req.params as { region_id?: string }).region_id);
 
@@ -24,7 +27,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.post(
     `${apiRoot}/admin/regions`,
-    { config: { guard: 'admin', operation: { type: 'create', summary: '新建区域', targetType: 'region' }, doc: regionDocs.create } },
+    { config: operation('create', '新建区域', regionDocs.create) },
     async (req) => {
       const region = await createRegion(ctx, regionInput(req));
       Object.assign(req.operation, { targetId: region.id, targetName: region.name, summary: `新建区域 ${region.name}` });
@@ -34,7 +37,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.patch(
     `${apiRoot}/admin/regions/:region_id`,
-    { config: { guard: 'admin', operation: { type: 'update', summary: '修改区域', targetType: 'region' }, doc: regionDocs.update } },
+    { config: operation('update', '修改区域', regionDocs.update) },
     async (req) => {
       req.operation.targetId = regionIdOf(req);
       const region = await updateRegion(ctx, regionIdOf(req), regionInput(req));
@@ -45,7 +48,7 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.delete(
     `${apiRoot}/admin/regions/:region_id`,
-    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除区域', targetType: 'region' }, doc: regionDocs.remove } },
+    { config: operation('delete', '删除区域', regionDocs.remove) },
     async (req) => {
       req.operation.targetId = regionIdOf(req);
       const result = await deleteRegion(ctx, regionIdOf(req));

@@ -4,10 +4,8 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { assertInScope, inScope, type RegionScope } from '../auth/data-scope.js';
 import { EVERYTHING, writeChange } from '../changes/change-transaction.js';
-import {
-  deleteRegionRow, findRegionById, findRegionByToken, findRegionClash, insertRegion, listRegionsWithUsage, presentRegion,
-  updateRegionRow, type RegionRow,
-} from './regions.repository.js';
+import { deleteRegionRow, findRegionById, findRegionByToken, findRegionClash, insertRegion, listRegionsWithUsage, updateRegionRow, type RegionRow } from './regions.repository.js';
+import { presentRegion } from './regions.presenter.js';
 
 export const REGION_NOT_FOUND = 'Region not found';
 const NAME_MAX = 100;

@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/database.js';
-import { matchRegionTokens, presentRegion } from '../regions/regions.repository.js';
+import { matchRegionTokens } from '../regions/regions.repository.js';
+import { presentRegion } from '../regions/regions.presenter.js';
 import { listThemesWithVisibleCounts } from './public-lookup.repository.js';
 import type { SearchDoc } from './engine/types.js';
-import { presentRiskSubject, type RiskSubject } from './risk-subject.js';
+import { presentRiskSubject, type RiskSubject } from './search.presenter.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { MAX_RESULTS } from './search.service.js';
 

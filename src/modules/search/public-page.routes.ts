@@ -4,7 +4,7 @@ import { badRequest } from '../../http/errors.js';
 import { asInput, readList, readString } from '../../http/readers.js';
 import { matchRegionTokens } from '../regions/regions.repository.js';
 import { publicPageDocs } from './public-page.openapi.js';
-import { presentRiskSubject } from './risk-subject.js';
+import { presentRiskSubject } from './search.presenter.js';
 import type { SearchIndexHolder } from './search-index.service.js';
 import { MAX_RESULTS } from './search.service.js';
 import { Suggester } from './suggest.js';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
+import { listApprovalDepartmentNames, listThemesOfPermits } from '../permits/permits.repository.js';
 import type { SearchDoc } from './engine/types.js';
 import { assembleSearchDocs, type Intern } from './search-doc-rows.js';
 
@@ -16,19 +17,8 @@ async function docsFor(db: Executor, permitIds: number[], intern?: Intern): Prom
         'p.internal_contact', 'p.contact_info', 'p.visible'])
       .where('p.id', 'in', permitIds)
       .execute(),
-    db
-      .selectFrom('permit_themes as pt')
-      .innerJoin('themes as t', 't.id', 'pt.theme_id')
-      .select(['pt.permit_id', 't.id', 't.name'])
-      .where('pt.permit_id', 'in', permitIds)
-      .execute(),
-    db
-      .selectFrom('permit_approval_departments as pa')
-      .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
-      .select(['pa.permit_id', 'a.name'])
-      .where('pa.permit_id', 'in', permitIds)
-      .orderBy('pa.position')
-      .execute(),
+    listThemesOfPermits(db, permitIds),
+    listApprovalDepartmentNames(db, permitIds),
     db
       .selectFrom('risks')
       .select(['id', 'permit_id', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'])

@@ -3,10 +3,8 @@ import type { AppContext } from '../../context.js';
 import { matchRegionTokens } from '../regions/regions.repository.js';
 import { SearchCache } from './search-cache.js';
 import type { SearchIndexHolder } from './search-index.service.js';
-import { presentRiskSubject } from './risk-subject.js';
+import { presentRiskSubject, presentSearchDebug, presentWhyNot } from './search.presenter.js';
 import { answerTail, type AnswerParts } from './v2-answer.js';
-import type { ConceptEvidence } from './engine/types.js';
-import type { HitConcept, SearchDebug } from './search.openapi.js';
 import type { WhyNotAnswer } from './why-not.openapi.js';
 
 export interface SearchRequest {
@@ -55,30 +53,7 @@ function runSearch(holder: SearchIndexHolder, cache: SearchCache, req: SearchReq
     cache.set(key, holder.version, answer);
     return { ...answer, cached: false, regionIds };
   }
-  const d = result.debug;
-  const debug: Static<typeof SearchDebug> = {
-    normalized_query: d.normalizedQuery,
-    terms: d.terms,
-    concepts: d.concepts,
-    no_match_reason: d.noMatch,
-    subjects: d.subjects,
-    cut: d.cut.map((c) => ({ permit_id: c.permitId, permit_name: c.name, reason: c.reason, score: c.score, explained: c.explained })),
-    region_filter: regionIds,
-    results: hits.map((h) => ({
-      permit_id: h.doc.permitId,
-      permit_name: h.doc.name,
-      region: h.doc.regionName,
-      score: h.score,
-      breakdown: h.breakdown ?? {},
-      matched: h.matched,
-      explained: h.explain?.explained ?? 0,
-      name_share: h.explain?.nameShare ?? 0,
-      stage_match: h.explain?.stageMatch ?? false,
-      concepts: (h.explain?.concepts ?? []).map(presentConcept),
-    })),
-    timings_us: d.timingsUs,
-    index: { documents: index.size, age_ms: holder.ageMs, version: holder.version },
-  };
+  const debug = presentSearchDebug(result.debug, hits, regionIds, { documents: index.size, age_ms: holder.ageMs, version: holder.version });
   return { count: hits.length, topPermitIds, tail: answerTail(hits.length, itemsJson, debug), gzipped: null, cached: false, regionIds };
 }
 
@@ -88,20 +63,5 @@ export function whyNotFound(holder: SearchIndexHolder, query: string, permitId: 
   const index = holder.current;
   const why = index.whyNot(query, permitId, regionIds);
   const doc = index.document(permitId);
-  return {
-    permit: doc ? { id: doc.permitId, name: doc.name, region: doc.regionName } : null,
-    verdict: why.verdict,
-    rank: why.rank,
-    reason: why.reason,
-    score: why.score,
-    explained: why.explained,
-    best_score: why.bestScore,
-    breakdown: why.breakdown,
-    concepts: why.concepts.map(presentConcept),
-  };
-}
-
-/** What matched one word of the question, as the debug output and why-not-found show it. */
-function presentConcept(c: ConceptEvidence): Static<typeof HitConcept> {
-  return { concept: c.concept, matched_as: c.matchedAs, origin: c.origin, evidence: c.evidence, score: c.score };
+  return presentWhyNot(doc, why);
 }

@@ -1,4 +1,3 @@
-import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
@@ -9,12 +8,10 @@ import { ensureApprovalDepartmentIds } from '../approval-departments/approval-de
 import { findCodeHolder, findPermitById, replacePermitLinks, writePermitRecord } from '../permits/permits.repository.js';
 import { findRegionById } from '../regions/regions.repository.js';
 import { createSnapshotBatch, type PermitSnapshotData } from '../permits/create-snapshot.js';
-import type { SnapshotRestoreResult } from './snapshots.openapi.js';
+import { presentRestoredBatch, type RestoreResult } from './snapshots.presenter.js';
 import { findSnapshotBatch, listBatchPermits, putBackBatchRisks } from './snapshots.repository.js';
 
 export const BATCH_NOT_FOUND = '快照批次不存在';
-
-export type RestoreResult = Static<typeof SnapshotRestoreResult>;
 
 /** Puts one permit's record and links back as the snapshot has them. */
 async function restorePermit(trx: Executor, data: PermitSnapshotData, now: string): Promise<void> {
@@ -65,11 +62,6 @@ export async function restoreSnapshotBatch(
     });
     for (const e of entries) await restorePermit(trx, JSON.parse(e.permit_data) as PermitSnapshotData, now);
     const riskCount = await putBackBatchRisks(trx, batch.id, permitIds);
-    return {
-      batch_id: String(batch.id),
-      restored_permits: permitIds.map(String),
-      new_snapshot_batch_id: saved === null ? null : String(saved),
-      risk_count: riskCount,
-    };
+    return presentRestoredBatch(batch.id, permitIds, saved, riskCount);
   }, (result) => ({ kind: 'permits', permitIds: result.restored_permits.map(Number) }), { catalogueLock: true });
 }

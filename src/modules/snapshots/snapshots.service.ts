@@ -4,6 +4,7 @@ import type { RegionScope } from '../auth/data-scope.js';
 import { parseRecordId } from '../../http/record-id.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
 import type { SnapshotList } from './snapshots.openapi.js';
+import { presentSnapshotEntry } from './snapshots.presenter.js';
 import { listSnapshotEntries } from './snapshots.repository.js';
 
 export interface SnapshotQuery {
@@ -32,18 +33,5 @@ export async function listSnapshots(db: Executor, scope: RegionScope, q: Snapsho
     limit: q.limit,
     offset: q.offset,
   });
-  const snapshots = rows.map((r) => ({
-    batch_id: String(r.batch_id),
-    region_id: String(r.region_id),
-    region_name: r.region_name,
-    permit_id: String(r.permit_id),
-    permit_name: r.permit_name,
-    permit_code: r.permit_code,
-    edited_by: r.edited_by,
-    change_summary: r.change_summary,
-    reason: r.reason,
-    created_at: r.created_at,
-    risk_count: r.risk_count,
-  }));
-  return { snapshots, pagination: { limit: q.limit, offset: q.offset, total } };
+  return { snapshots: rows.map(presentSnapshotEntry), pagination: { limit: q.limit, offset: q.offset, total } };
 }

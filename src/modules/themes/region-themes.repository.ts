@@ -1,9 +1,6 @@
-import type { Static } from '@sinclair/typebox';
 import { chunked, ID_CHUNK, INSERT_CHUNK } from '../../db/batch.js';
 import type { Executor } from '../../db/database.js';
-import type { RegionThemeOption as RegionThemeOptionSchema } from './themes.openapi.js';
-
-export type RegionThemeOption = Static<typeof RegionThemeOptionSchema>;
+import { presentRegionThemeOption, type RegionThemeOption } from './themes.presenter.js';
 
 /**
  * The themes of a region, each once: those the region offers (region_themes) and those its
@@ -28,12 +25,7 @@ export async function listRegionThemeOptions(db: Executor, regionId: number): Pr
     .orderBy('t.id')
     .execute();
   return rows
-    .map((r) => ({
-      id: String(r.id),
-      name: r.name,
-      option_id: r.option_id === null ? null : String(r.option_id),
-      permit_count: Number(r.permit_count ?? 0),
-    }))
+    .map(presentRegionThemeOption)
     .filter((r) => r.option_id !== null || r.permit_count > 0);
 }
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { asInput, readString } from '../../http/readers.js';
 import { regionScope } from '../auth/data-scope.js';
-import { presentRegion } from '../regions/regions.repository.js';
+import { presentRegion } from '../regions/regions.presenter.js';
 import { requireVisibleRegion } from '../regions/regions.service.js';
 import { listRegionThemeOptions } from './region-themes.repository.js';
 import { themeDocs } from './themes.openapi.js';

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { adminChange } from '../../http/guards.js';
 import { asInput, readString } from '../../http/readers.js';
-import type { RouteDoc } from '../../http/openapi/route-doc.js';
 import { Text } from '../../http/body-fields.js';
-import { createTheme, deleteTheme, listCatalogThemes, presentTheme, renameTheme } from './themes-catalog.service.js';
+import { createTheme, deleteTheme, listCatalogThemes, renameTheme } from './themes-catalog.service.js';
+import { presentTheme } from './themes.presenter.js';
 import { themeDocs } from './themes.openapi.js';
 
 const themeName = 'The theme name; required; unique.';
@@ -16,11 +17,7 @@ const RenameThemeBody = Type.Object(
 
 type WithThemeId = FastifyRequest<{ Params: { theme_id: string } }>;
 
-const operation = (type: 'create' | 'update' | 'delete', summary: string, doc: RouteDoc) => ({
-  guard: 'admin' as const,
-  operation: { type, summary, targetType: 'theme' },
-  doc,
-});
+const operation = adminChange('theme');
 
 /** The theme catalog (interface 4.5): admin guard, JSON errors, every change logged and sent to search. */
 export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -8,21 +8,14 @@ import { parseRecordId } from '../../http/record-id.js';
 import {
   deleteThemeRow, findThemeById, findThemeByName, insertTheme, listThemesWithUsage, renameThemeRow, type ThemeRow,
 } from './themes-catalog.repository.js';
-import type { CatalogTheme, DeletedTheme, Theme } from './themes.openapi.js';
+import type { CatalogTheme, DeletedTheme } from './themes.openapi.js';
+import { presentCatalogTheme, presentTheme } from './themes.presenter.js';
 
 const NOT_FOUND = '主题不存在';
 
-export function presentTheme(t: ThemeRow): Static<typeof Theme> {
-  return { id: String(t.id), name: t.name, created_at: t.created_at };
-}
-
 export async function listCatalogThemes(db: Executor): Promise<Static<typeof CatalogTheme>[]> {
   const rows = await listThemesWithUsage(db);
-  return rows.map((t) => ({
-    ...presentTheme(t),
-    permit_count: Number(t.permit_count ?? 0),
-    region_count: Number(t.region_count ?? 0),
-  }));
+  return rows.map(presentCatalogTheme);
 }
 
 function checkName(name: string | undefined): string {

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { adminChange } from '../../http/guards.js';
 import { asInput, readFlag } from '../../http/readers.js';
 import { CreateUserBody, readCreateUserInput, readUpdateUserInput, UpdateUserBody } from './users.schema.js';
 import { userDocs } from './users.openapi.js';
 import { actorOf } from '../auth/actor.js';
 import { createUser, deleteUser, describeUserChanges, listUsers, updateUser } from './users.service.js';
+
+const operation = adminChange('user');
 
 type WithUserId = FastifyRequest<{ Params: { user_id: string } }>;
 
@@ -21,7 +24,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
     base,
     {
       schema: { body: CreateUserBody },
-      config: { guard: 'admin', operation: { type: 'create', summary: '创建用户', targetType: 'user' }, doc: userDocs.create },
+      config: operation('create', '创建用户', userDocs.create),
     },
     async (req) => {
       const input = readCreateUserInput(asInput(req.body));
@@ -39,7 +42,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
     `${base}/:user_id`,
     {
       schema: { body: UpdateUserBody },
-      config: { guard: 'admin', operation: { type: 'update', summary: '修改用户', targetType: 'user' }, doc: userDocs.update },
+      config: operation('update', '修改用户', userDocs.update),
     },
     async (req: WithUserId) => {
       req.operation.targetId = req.params.user_id;
@@ -53,7 +56,7 @@ export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.delete(
     `${base}/:user_id`,
-    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除用户', targetType: 'user' }, doc: userDocs.remove } },
+    { config: operation('delete', '删除用户', userDocs.remove) },
     async (req: WithUserId) => {
       req.operation.targetId = req.params.user_id;
       const removed = await deleteUser(ctx, actorOf(req), req.params.user_id);

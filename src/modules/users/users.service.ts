@@ -15,7 +15,7 @@ import { findDepartmentById } from '../departments/departments.repository.js';
 import { departmentForNewUser } from '../departments/departments.service.js';
 import { deleteUserSessions } from '../sessions/sessions.repository.js';
 import { addAccount } from '../accounts/accounts.js';
-import { presentUser, type UserPayload } from '../accounts/users.presenter.js';
+import { presentUser, type UserPayload } from '../accounts/accounts.presenter.js';
 import {
   countActiveAdmins, deleteUserRow, findUserById, findUserByUsername, findUserWithDepartment,
   listUsersWithDepartment, updateUser as updateUserRow, type UserRow,

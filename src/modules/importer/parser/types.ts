@@ -1,5 +1,7 @@
 /** Shapes produced by the workbook parser; the import service and preview consume them as they are. */
 
+import type { RiskTexts } from '../../permits/risk.schema.js';
+
 export type FieldKey =
   | 'region'
   | 'themes'
@@ -57,15 +59,8 @@ export interface ColumnMapping {
   canonical: string | null;
 }
 
-export interface ParsedRisk {
+export interface ParsedRisk extends RiskTexts {
   row: number;
-  riskType: string | null;
-  title: string;
-  description: string | null;
-  legalBasis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
 }
 
 export interface ParsedPermit {

@@ -1,15 +1,9 @@
+import type { RiskTexts } from '../../permits/risk.schema.js';
 import type { AdminLexicon } from './admin-lexicon.js';
 
 /** One risk of a permit as the search engine sees it. */
-export interface SearchRisk {
+export interface SearchRisk extends RiskTexts {
   id: string;
-  title: string;
-  description: string | null;
-  legalBasis: string | null;
-  consequence: string | null;
-  prevention: string | null;
-  level: string | null;
-  riskType: string | null;
 }
 
 /** One permit in one region: the unit the engine indexes and returns. */

@@ -4,14 +4,14 @@ import { badRequest } from '../../../http/errors.js';
 import { asInput, readInt, readString } from '../../../http/readers.js';
 import type { SearchIndexHolder } from '../search-index.service.js';
 import { parseRecordId } from '../../../http/record-id.js';
-import { listRegionRows } from '../../regions/regions.repository.js';
 import { JSON_FILE_TYPE, sendAttachment } from '../../../http/attachment.js';
 import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
 import { previewLexiconChange, PREVIEW_DEFAULT, PREVIEW_MAX } from './lexicon-preview.js';
 import type { LexiconRow } from './lexicon.repository.js';
 import { lexiconDocs } from './lexicon.openapi.js';
+import { presentLexiconEntry } from '../search.presenter.js';
 import {
-  entryFields, exportLexicon, importLexicon, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange,
+  exportLexicon, importLexicon, lexiconNames, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange,
 } from './lexicon.service.js';
 import { LEXICON_KINDS, type LexiconKind } from './lexicon.table.js';
 
@@ -22,33 +22,11 @@ type WithEntryId = FastifyRequest<{ Params: { entry_id: string } }>;
 
 const operation = (type: string, summary: string) => ({ type, summary, targetType: 'search_lexicon' });
 
-/** An entry as the API shows it, with its region's and its curated permits' names. */
-async function presenter(ctx: AppContext, rows: LexiconRow[]) {
-  const regions = new Map((await listRegionRows(ctx.db)).map((r) => [r.id, r.name]));
-  const ids = new Set<number>();
+/** Entries as the API shows them, with the names of what they name. */
+async function presentEntries(ctx: AppContext, rows: LexiconRow[]) {
   const bodies = rows.map((r) => parseStoredBody(r.kind, r.body));
-  for (const b of bodies) if (b.kind === 'curation') for (const id of [...b.pins, ...b.hides]) ids.add(Number(id));
-  const names = new Map<string, string>();
-  if (ids.size > 0) for (const p of await ctx.db.selectFrom('permits').select(['id', 'name']).where('id', 'in', [...ids]).execute()) names.set(String(p.id), p.name);
-  return rows.map((r, i) => {
-    const body = bodies[i];
-    const permits: Record<string, string> = {};
-    if (body.kind === 'curation') for (const id of [...body.pins, ...body.hides]) permits[id] = names.get(id) ?? '（已删除）';
-    return {
-      id: String(r.id),
-      kind: r.kind,
-      kind_label: KIND_LABELS[r.kind],
-      region_id: r.region_id === null ? null : String(r.region_id),
-      region_name: r.region_id === null ? null : (regions.get(r.region_id) ?? null),
-      ...entryFields(body),
-      permits,
-      note: r.note,
-      created_by: r.created_by,
-      created_at: r.created_at,
-      updated_by: r.updated_by,
-      updated_at: r.updated_at,
-    };
-  });
+  const names = await lexiconNames(ctx.db, bodies);
+  return rows.map((r, i) => presentLexiconEntry(r, bodies[i], names));
 }
 
 /** What an entry is, whole, for the operation log: a removed entry is kept there only. */
@@ -78,7 +56,7 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     const limit = readInt(input, 'limit', { def: 50, min: 1, max: 200 });
     const offset = readInt(input, 'offset', { def: 0, min: 0 });
     const { rows, total } = await listLexicon(ctx.db, { kind: kind as LexiconKind | undefined, regionId, text: readString(input, 'q') }, { limit, offset });
-    return { success: true, data: { entries: await presenter(ctx, rows), total, limit, offset, max_entries: MAX_ENTRIES } };
+    return { success: true, data: { entries: await presentEntries(ctx, rows), total, limit, offset, max_entries: MAX_ENTRIES } };
   });
 
   const save = async (req: FastifyRequest, change: LexiconChange, message: string) => {
@@ -87,7 +65,7 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     req.operation.targetName = describe(entry);
     req.operation.summary =
       change.action === 'create' ? `添加${describe(entry)}` : change.action === 'delete' ? `撤销${describe(entry)}` : `修改${describe(previous!)}，改为${describe(entry)}`;
-    const [shown] = await presenter(ctx, [entry]);
+    const [shown] = await presentEntries(ctx, [entry]);
     return { success: true, message, data: { entry: shown } };
   };
 

@@ -13,6 +13,7 @@ import {
   allLexiconRows, deleteLexiconRow, insertLexiconRows, listLexiconRows, updateLexiconRow, type LexiconRow,
 } from './lexicon.repository.js';
 import type { LexiconKind } from './lexicon.table.js';
+import { entryFields, type LexiconNames } from '../search.presenter.js';
 
 /** Told to every instance (the change feed): each reloads the entries and applies them to its index. */
 export const LEXICON_CHANGE: DataChange = { kind: 'lexicon' };
@@ -158,20 +159,6 @@ export interface LexiconFileEntry extends Record<string, unknown> {
   note?: string;
 }
 
-/** An entry as the API and the export show its fields: the body's fields under their request names. */
-export function entryFields(body: LexiconBody): Record<string, unknown> {
-  switch (body.kind) {
-    case 'synonym':
-      return { words: body.words, replace_bundled: body.replace };
-    case 'expansion':
-      return { from: body.from, to: body.to };
-    case 'alias':
-      return { phrases: body.phrases, code: body.code, pattern: body.pattern };
-    case 'curation':
-      return { phrase: body.phrase, match: body.match, pins: body.pins, hides: body.hides };
-  }
-}
-
 /** A curated permit as a file names it: its region's code (or name) and its code, or its name without one. */
 interface PermitReference {
   region: string;
@@ -307,3 +294,13 @@ export async function listLexicon(db: Executor, filter: { kind?: LexiconKind; re
   return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
 }
 
+
+/** The names lexicon entries show beside their ids: every region's, and their curated permits'. */
+export async function lexiconNames(db: Executor, bodies: LexiconBody[]): Promise<LexiconNames> {
+  const regions = new Map((await listRegionRows(db)).map((r) => [r.id, r.name]));
+  const ids = new Set<number>();
+  for (const b of bodies) if (b.kind === 'curation') for (const id of [...b.pins, ...b.hides]) ids.add(Number(id));
+  const permits = new Map<string, string>();
+  if (ids.size > 0) for (const p of await db.selectFrom('permits').select(['id', 'name']).where('id', 'in', [...ids]).execute()) permits.set(String(p.id), p.name);
+  return { regions, permits };
+}
