@@ -58,7 +58,7 @@ describe.each(testDialects())('request bodies on %s', (dialect) => {
   it('refuses JSON nested deeper than it allows before parsing it, and changes nothing', async () => {
     const deep = `{"query":"食品","x":${nested(MAX_JSON_DEPTH)}}`;
     const refused = await post('/v2', deep);
-    // /v2's failures carry `data: {}` (interface 4.1).
+    // /v2's failures carry `data: {}`.
     expect([refused.statusCode, refused.json()]).toEqual([400, { success: false, message: `请求体嵌套层级过深（最多 ${MAX_JSON_DEPTH} 层）`, data: {} }]);
     expect((await post('/v2', `{"query":"食品","x":${nested(MAX_JSON_DEPTH - 1)}}`)).statusCode).toBe(200);
     const before = await t.dbh.db.selectFrom('users').selectAll().execute();

@@ -37,8 +37,8 @@ export async function registerModuleRoutes(app: FastifyInstance, ctx: AppContext
   registerDepartmentsRoutes(app, ctx);
   registerThemesCatalogRoutes(app, ctx);
   registerPermitsFilterRoutes(app, ctx);
-  // Database maintenance (interface 4.6, the snapshots of 4.8, 4.9): region, theme and permit
-  // browsing, permit deletion, snapshots, advanced filtering, region administration.
+  // Database maintenance: region, theme and permit browsing, permit deletion, snapshots, advanced
+  // filtering, region administration.
   registerRegionRoutes(app, ctx);
   registerRegionThemeRoutes(app, ctx);
   registerPermitRoutes(app, ctx);

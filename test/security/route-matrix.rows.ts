@@ -317,7 +317,7 @@ export const rows: Row[] = [
   { route: 'GET /admin/super', request: () => ({ method: 'GET', url: '/admin/super' }), expect: { anon: TO_LOGIN, district: DENIED_PAGE, city: DENIED_PAGE, admin: html } },
   { route: 'GET /admin/v2-debug', request: () => ({ method: 'GET', url: '/admin/v2-debug' }), expect: { anon: TO_LOGIN, district: DENIED_PAGE, city: DENIED_PAGE, admin: html } },
 
-  // Users, departments, theme catalog, template (admin guard, interface 4.3–4.5).
+  // Users, departments, theme catalog, template (admin guard).
   {
     route: 'GET /admin/users', request: () => ({ method: 'GET', url: '/admin/users' }),
     expect: adminOnly(ok((d) => expect(d.users.map((u: { username: string }) => u.username)).toContain('district'))),

@@ -16,7 +16,7 @@ export const Failure = Type.Object(
   { $id: 'Failure', additionalProperties: false, description: 'The failure envelope.' },
 );
 
-/** The failure envelope of the routes whose failures always carry `data: {}` (interface 4.1, 4.6). */
+/** The failure envelope of the routes whose failures always carry `data: {}`. */
 export const FailureWithEmptyData = Type.Object(
   {
     success: Type.Literal(false),

@@ -23,7 +23,7 @@ export const accountFields = {
   grade: Type.Integer({ description: '0–100; 100 super administrator, 90 and above see all regions.' }),
 };
 
-/** A user account (interface 2.2, presentUser): never its password. */
+/** A user account (presentUser): never its password. */
 export const User = Shape(
   {
     ...accountFields,

@@ -3,7 +3,7 @@ import { badRequest } from '../../http/errors.js';
 // Letters (any script, so 张三 is fine), digits and . _ - @ — no spaces or symbols that break URLs or logs.
 const USERNAME = /^[\p{L}\p{N}._@-]{2,64}$/u;
 
-/** Trimmed and lower-cased (interface 2.2), 2–64 letters, digits or . _ - @. */
+/** Trimmed and lower-cased, 2–64 letters, digits or . _ - @. */
 export function normalizeUsername(raw: string): string {
   const username = raw.trim().toLowerCase();
   if (!USERNAME.test(username)) {

@@ -11,13 +11,13 @@ export interface CurrentUser {
   must_change_password: boolean;
 }
 
-/** Who a change is attributed to: display name, else username, else id (interface 4.7). */
+/** Who a change is attributed to: display name, else username, else id. */
 export function operatorName(u: CurrentUser | null): string {
   if (!u) return 'admin';
   return u.display_name || u.username || String(u.id);
 }
 
-/** `edited_by` default chain: username, then display name, then `admin` (interface 4.6 / 4.7). */
+/** `edited_by` default chain: username, then display name, then `admin`. */
 export function defaultEditor(u: CurrentUser | null): string {
   return u?.username || u?.display_name || 'admin';
 }

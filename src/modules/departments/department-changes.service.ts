@@ -20,7 +20,7 @@ const NOT_FOUND = '服务部门不存在';
 
 export type UpdatedDepartment = Static<typeof UpdatedDepartmentSchema>;
 
-/** PATCH rules of interface 4.4, plus refusing a parent below the department itself (a cycle). */
+/** The rules of a department change, plus refusing a parent below the department itself (a cycle). */
 export async function updateDepartment(ctx: AppContext, actor: CurrentUser, rawId: string, input: UpdateDepartmentInput): Promise<UpdatedDepartment> {
   if (input.parent_id && input.parent_id === rawId.trim()) throw badRequest('部门不能设置为自己的下级');
   const id = parseRecordId(rawId);
@@ -65,7 +65,7 @@ export async function updateDepartment(ctx: AppContext, actor: CurrentUser, rawI
 export type DeletedDepartment = Static<typeof DeletedDepartmentSchema>;
 
 /**
- * DELETE rules of interface 4.4: refused (400) for an unknown department, one with children, or
+ * The rules of a department deletion: refused (400) for an unknown department, one with children, or
  * one with bound accounts unless `force`, which unbinds them first.
  */
 export async function deleteDepartment(ctx: AppContext, actor: CurrentUser, rawId: string, force: boolean): Promise<DeletedDepartment> {

@@ -1,7 +1,7 @@
 import type { DepartmentRow } from './departments.repository.js';
 
 /**
- * Grade of a department by its depth in the tree (interface 2.1): root 90, second level 80,
+ * Grade of a department by its depth in the tree: root 90, second level 80,
  * third 70, fourth or deeper 60. Used for departments the user endpoint creates on its own.
  */
 export function gradeForDepth(depth: number): number {

@@ -23,13 +23,13 @@ export const departmentFields = {
   updated_at: Timestamp(),
 };
 
-/** A service department (interface 2.1). */
+/** A service department. */
 export const Department = Shape(departmentFields, { $id: 'Department', description: 'A service department.' });
 
 /** A department that never had a level set is a unit. */
 const unitLevelOf = (d: Pick<DepartmentRow, 'unit_level'>): string => d.unit_level || 'unit';
 
-/** The API shape of a service department (interface 2.1); `unit_level` is `unit` when empty. */
+/** The API shape of a service department; `unit_level` is `unit` when empty. */
 export function presentDepartment(d: DepartmentRow): Static<typeof Department> {
   return {
     id: String(d.id),

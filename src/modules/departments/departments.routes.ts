@@ -15,7 +15,7 @@ type WithDeptId = FastifyRequest<{ Params: { dept_id: string } }>;
 
 const operation = adminChange('service_department');
 
-/** Service departments (interface 4.4): admin guard, JSON errors, every change in the operation log. */
+/** Service departments: admin guard, JSON errors, every change in the operation log. */
 export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
   const base = `${apiRoot}/admin/service-departments`;

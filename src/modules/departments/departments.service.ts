@@ -106,7 +106,7 @@ export async function createDepartment(
 }
 
 /**
- * The department a new user is bound to when none is named (interface 4.3): the one whose code
+ * The department a new user is bound to when none is named: the one whose code
  * is the upper-cased username, else a new one named after the user, graded by its depth.
  */
 export async function departmentForNewUser(

@@ -8,7 +8,7 @@ import { archivedFile, deleteFile, listFiles, permitOriginalFile, reimportFile }
 type FileParams = { Params: { file_id: string } };
 
 /**
- * The archive of imported workbooks (interface 4.7). Every route needs a login (the /admin
+ * The archive of imported workbooks. Every route needs a login (the /admin
  * default); a re-import counts against IMPORT_RATE_LIMIT with the uploads (`uploadLimiter`).
  */
 export function registerPermitFileRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestAsyncHookHandler | null): void {

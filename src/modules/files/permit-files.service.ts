@@ -47,7 +47,7 @@ async function assertContentInScope(db: Executor, user: CurrentUser, file: { id:
   }
 }
 
-/** A new import session from an archived workbook, bound as interface 4.7 says (admin: auto, others: their department). */
+/** A new import session from an archived workbook, bound as the import binds one (admin: auto, others: their department). */
 export async function reimportFile(ctx: AppContext, user: CurrentUser, fileIdText: string | undefined): Promise<SessionDescription> {
   const binding = reimportBinding(user);
   const file = await visibleFile(ctx.db, user, fileIdText);

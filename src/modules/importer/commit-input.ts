@@ -3,7 +3,7 @@ import { isBlank, readList, readNullableString, readString, type Input } from '.
 import { defaultEditor, type CurrentUser } from '../auth/current-user.js';
 import type { SheetOverride } from './import-plan.types.js';
 
-/** The commit body of interface 4.7, aliases resolved and shapes checked. */
+/** The commit body, aliases resolved and shapes checked. */
 export interface CommitRequest {
   sessionId: string | undefined;
   /** Empty: every sheet with a header row and data. */

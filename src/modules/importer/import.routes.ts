@@ -11,7 +11,7 @@ import { uploadBinding } from './session-binding.js';
 import { createImportSession } from './upload.service.js';
 
 /**
- * Upload → preview → commit (interface 4.7). Every route needs a login (the /admin default);
+ * Upload → preview → commit. Every route needs a login (the /admin default);
  * `uploadLimiter` is IMPORT_RATE_LIMIT's (upload-rate-limit.ts), null when it is off.
  */
 export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, uploadLimiter: onRequestAsyncHookHandler | null): void {

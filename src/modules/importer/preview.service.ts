@@ -38,7 +38,7 @@ async function themeOptionsFor(db: Executor, plan: ImportPlan, state: ImportStat
 }
 
 /**
- * The session description of interface 4.7: the session, then the preview of all its sheets.
+ * The session description: the session, then the preview of all its sheets.
  */
 export async function describeSession(
   db: Executor,

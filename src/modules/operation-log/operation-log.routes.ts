@@ -7,7 +7,7 @@ import { operationLogDocs } from './operation-log.openapi.js';
 import { presentOperationLog } from './operation-log.presenter.js';
 
 /**
- * GET /admin/operation-logs (interface 4.7): newest first, filtered by operator and type.
+ * GET /admin/operation-logs: newest first, filtered by operator and type.
  * Data scope: a user below grade 90 sees only its own entries; administrators (role admin or
  * grade 90 and above, as the admin guard) see all. Read from the primary: an entry written a
  * moment ago must be listed.

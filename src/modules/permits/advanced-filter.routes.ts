@@ -21,7 +21,7 @@ function filterQuery(req: FastifyRequest): AdvancedFilterQuery {
   };
 }
 
-/** Advanced filtering and its options (interface 4.9). */
+/** Advanced filtering and its options. */
 export function registerAdvancedFilterRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
   const handler = async (req: FastifyRequest) => ({

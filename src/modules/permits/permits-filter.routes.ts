@@ -19,7 +19,7 @@ const PermitFilterBody = Type.Union([
   Type.Null(),
 ]);
 
-/** POST /admin/permits/filter (interface 4.4): login guard, results within the caller's data scope. */
+/** POST /admin/permits/filter: login guard, results within the caller's data scope. */
 export function registerPermitsFilterRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(`${ctx.config.apiRoot}/admin/permits/filter`, { schema: { body: PermitFilterBody }, config: { guard: 'login', doc: permitDocs.departmentFilter } }, async (req) => {
     const body = asInput(req.body);

@@ -26,7 +26,7 @@ const permitFields = {
   updated_at: Timestamp(),
 };
 
-/** The permit payload (interface 2.4) without its risks. */
+/** The permit payload without its risks. */
 export const Permit = Shape(permitFields, { $id: 'Permit', description: 'A permit (payload without risks).' });
 
 /** The permit payload with its risks. */

@@ -23,7 +23,7 @@ function queryAndBody(req: FastifyRequest): Record<string, unknown> {
   return merged;
 }
 
-/** Permit browsing, details and deletion (interface 4.6). Hidden permits are shown: this is administration. */
+/** Permit browsing, details and deletion. Hidden permits are shown: this is administration. */
 export function registerPermitRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 

@@ -142,7 +142,7 @@ export const SearchData = Shape(
     risk_subject: Type.Array(RiskSubject, { maxItems: 20, description: 'The matches, best first; how many (at most 20) is decided by relevance.' }),
     debug: Type.Union([Shape({}, { description: 'Without the debug flag.' }), SearchDebug]),
   },
-  { $id: 'SearchData', description: 'The `data` of a search answer (interface 4.1).' },
+  { $id: 'SearchData', description: 'The `data` of a search answer.' },
 );
 
 const searchFields = (post: boolean) =>

@@ -21,7 +21,7 @@ const TRUTHY = ['1', 'true', 'yes', 'on'];
 const queryTooLong = () => badRequest(`查询内容过长（最多 ${MAX_QUERY_LENGTH} 个字符）`);
 const VISIBILITIES: Visibility[] = ['visible', 'hidden', 'all'];
 
-/** GET compares the debug flag exactly; POST case-insensitively (interface 4.1). */
+/** GET compares the debug flag exactly; POST case-insensitively. */
 function debugFlag(v: unknown, post: boolean): boolean {
   if (v === true) return true;
   if (typeof v !== 'string') return false;
@@ -50,7 +50,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     // The one documented exception to the envelope: a missing query answers {error} with 400.
     if (query === '') throw new AppError(400, 'query is required', {}, { error: 'query is required' });
     if (query.length > MAX_QUERY_LENGTH) throw queryTooLong();
-    // `top` and `mode` are accepted and do not change the output (interface 4.1).
+    // `top` and `mode` are accepted and do not change the output.
     const outcome = searchRiskSubjects(ctx, holder, cache, {
       query,
       regions: readList(input, 'region', 'region_id'),

@@ -8,7 +8,7 @@ import { restoreSnapshotBatch } from './restore-snapshot.js';
 import { snapshotDocs } from './snapshots.openapi.js';
 import { listSnapshots } from './snapshots.service.js';
 
-/** Permit risk snapshots: list and restore (interface 4.8). */
+/** Permit risk snapshots: list and restore. */
 export function registerSnapshotRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
 

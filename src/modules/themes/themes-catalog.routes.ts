@@ -19,7 +19,7 @@ type WithThemeId = FastifyRequest<{ Params: { theme_id: string } }>;
 
 const operation = adminChange('theme');
 
-/** The theme catalog (interface 4.5): admin guard, JSON errors, every change logged and sent to search. */
+/** The theme catalog: admin guard, JSON errors, every change logged and sent to search. */
 export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/themes/catalog`;
 

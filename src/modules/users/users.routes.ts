@@ -11,7 +11,7 @@ const operation = adminChange('user');
 
 type WithUserId = FastifyRequest<{ Params: { user_id: string } }>;
 
-/** Users (interface 4.3): admin guard, JSON errors, every change in the operation log. */
+/** Users: admin guard, JSON errors, every change in the operation log. */
 export function registerUsersRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/users`;
 

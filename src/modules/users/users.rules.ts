@@ -2,7 +2,7 @@ import { badRequest } from '../../http/errors.js';
 import { isBlank, readStrictInt, type Input } from '../../http/readers.js';
 import { checkGradeRange, GRADE_MESSAGE } from '../accounts/grade.js';
 
-/** The roles the service knows (interface 2.2); anything else is refused, naming these. */
+/** The roles the service knows; anything else is refused, naming these. */
 export const ROLES = ['admin', 'department_admin'] as const;
 export const DEFAULT_ROLE = 'department_admin';
 export const DEFAULT_USER_GRADE = 50;
