@@ -1,5 +1,6 @@
 import type { SearchDoc } from '../search/engine/types.js';
 import { assembleSearchDocs, type SearchDocRows } from '../search/search-doc-rows.js';
+import { copyRiskFields } from '../permits/risk.schema.js';
 import type { PlannedPermit, PlanRef } from './import-plan.types.js';
 
 export interface CommittedIds {
@@ -28,10 +29,7 @@ export function newPermitSearchDocs(created: PlannedPermit[], ids: CommittedIds,
     for (const t of p.themes) rows.themes.push({ permit_id: id, id: ids.themeId(t), name: t.name });
     for (const name of p.approvalDepartments) rows.departments.push({ permit_id: id, name });
     p.risks.forEach((r, i) =>
-      rows.risks.push({
-        id: riskIds[k][i], permit_id: id, risk_type: r.risk_type, title: r.title, description: r.description,
-        legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention, level: r.level,
-      }),
+      rows.risks.push({ id: riskIds[k][i], permit_id: id, ...copyRiskFields(r) }),
     );
   });
   return assembleSearchDocs(created.map(ids.permitId), rows);

@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 import type { PermitsTable } from './permits.table.js';
-import { countRisksOfPermits, listApprovalDepartmentNames } from './permits.repository.js';
+import { countRisksOfPermits, listApprovalDepartmentNames, permitRecordOf } from './permits.repository.js';
 
 /** What a snapshot keeps of a permit besides its risks: enough to recreate it after a delete. */
 export interface PermitSnapshotData {
@@ -52,11 +52,7 @@ export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): 
 
     const rows = permits.map((p) => {
       const data: PermitSnapshotData = {
-        permit: {
-          id: p.id, region_id: p.region_id, code: p.code, name: p.name, implementation_level: p.implementation_level,
-          internal_contact: p.internal_contact, contact_info: p.contact_info, visible: p.visible,
-          source_file_id: p.source_file_id, created_at: p.created_at,
-        },
+        permit: permitRecordOf(p),
         theme_ids: themes.filter((t) => t.permit_id === p.id).map((t) => t.theme_id),
         approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
       };

@@ -3,7 +3,7 @@ import { recordIdText } from '../../http/record-id.js';
 import { presentThemeRef, type ThemeRef } from '../themes/themes.presenter.js';
 import type { DeletePermitResult as DeletePermitResultSchema, Permit } from './permits.openapi.js';
 import type { PermitRow } from './permits.repository.js';
-import type { Risk, RiskFields } from './risk.schema.js';
+import { copyRiskFields, type Risk, type RiskFields } from './risk.schema.js';
 
 export type RiskPayload = Static<typeof Risk>;
 
@@ -11,10 +11,7 @@ export type RiskPayload = Static<typeof Risk>;
 export type PermitPayload = Static<typeof Permit> & { risks?: RiskPayload[] };
 
 export function presentRisk(r: { id: number; position: number } & RiskFields): RiskPayload {
-  return {
-    id: String(r.id), position: r.position, risk_type: r.risk_type, title: r.title, description: r.description,
-    legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention, level: r.level,
-  };
+  return { id: String(r.id), position: r.position, ...copyRiskFields(r) };
 }
 
 /** What a permit's payload holds beside its own row. */

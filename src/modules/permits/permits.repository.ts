@@ -56,17 +56,30 @@ export async function deletePermitRow(db: Executor, id: number): Promise<boolean
 /** A permit record as a snapshot keeps it. */
 export type PermitRecord = PermitSnapshotData['permit'];
 
+/** A permit's columns but its last change time, and nothing else: what a snapshot keeps of it. */
+export function permitRecordOf(p: PermitRecord): PermitRecord {
+  return {
+    id: p.id,
+    region_id: p.region_id,
+    code: p.code,
+    name: p.name,
+    implementation_level: p.implementation_level,
+    internal_contact: p.internal_contact,
+    contact_info: p.contact_info,
+    visible: p.visible,
+    source_file_id: p.source_file_id,
+    created_at: p.created_at,
+  };
+}
+
 /** Writes a permit back under its own id: updated when it exists, recreated when it was deleted. */
 export async function writePermitRecord(db: Executor, p: PermitRecord, now: string): Promise<'updated' | 'recreated'> {
-  const fields = {
-    region_id: p.region_id, code: p.code, name: p.name, implementation_level: p.implementation_level,
-    internal_contact: p.internal_contact, contact_info: p.contact_info, visible: p.visible, source_file_id: p.source_file_id,
-    updated_at: now,
-  };
-  const r = await db.updateTable('permits').set(fields).where('id', '=', p.id).executeTakeFirst();
+  const { id, created_at, ...own } = permitRecordOf(p);
+  const fields = { ...own, updated_at: now };
+  const r = await db.updateTable('permits').set(fields).where('id', '=', id).executeTakeFirst();
   if (Number(r.numUpdatedRows) > 0) return 'updated';
   // An explicit id leaves PostgreSQL's sequence alone; the id came from it, so it stays below its next value.
-  await db.insertInto('permits').values({ id: p.id, ...fields, created_at: p.created_at }).execute();
+  await db.insertInto('permits').values({ id, ...fields, created_at }).execute();
   return 'recreated';
 }
 

@@ -35,6 +35,19 @@ export const RISK_FIELD_NAMES = ['risk_type', 'title', 'description', 'legal_bas
 // Fails to compile when a field of the schema is missing from RISK_FIELD_NAMES or one listed is not a field.
 true satisfies [Exclude<keyof RiskFields, (typeof RISK_FIELD_NAMES)[number]>, Exclude<(typeof RISK_FIELD_NAMES)[number], keyof RiskFields>] extends [never, never] ? true : false;
 
+/** Just the seven fields of a risk row (a copy without its id, position or other columns). */
+export function copyRiskFields(r: RiskFields): RiskFields {
+  return {
+    risk_type: r.risk_type,
+    title: r.title,
+    description: r.description,
+    legal_basis: r.legal_basis,
+    consequence: r.consequence,
+    prevention: r.prevention,
+    level: r.level,
+  };
+}
+
 /** `legal_basis` → `legalBasis`. */
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 

@@ -274,7 +274,7 @@ export class SearchIndex {
     });
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
-    const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK(lists, bits.bits, bits.count, P.rerankPool, RETRIEVAL_RELATIVE, this.scratch, this.table.capacity, tieOrder);
+    const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK({ lists, allowed: bits.bits, allowedCount: bits.count, k: P.rerankPool, relative: RETRIEVAL_RELATIVE, scratch: this.scratch, capacity: this.table.capacity, tieOrder });
     const ctx = { plan, scorer, docOf };
     /** The candidates among the documents a region filter allows (none when it names no region) and curation does not hide. */
     const candidates = (regionIds: string[] | null | undefined) => {

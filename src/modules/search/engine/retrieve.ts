@@ -33,15 +33,28 @@ export class Scratch {
  * Work bounds. Scanning stops after this many postings (dense lists count their length), and
  * the lists left are probed for at most the SURVIVORS (select.ts) best candidates so far: exact for
  * queries with a clear winner, an approximation only for flat ones (common words alone), whose
- * many best hits score alike anyway. On the 100,000-permit scale corpus the top 20 equal those of
- * an unbounded scan for 1,094 of the 1,126 distinct queries of the latency mix at this budget,
- * as at 200,000 (1,089 at 120,000).
+ * many best hits score alike anyway (bench/RESULTS.md, "Search", has how often the top 20 equal an
+ * unbounded scan's at this budget).
  */
 const SCAN_BUDGET = 150_000;
 /** A region filter this selective is served by probing its documents instead of scanning lists. */
 const SELECTIVE = 1 / 16;
 /** Lists this short are simply added up in full: pruning would cost more than it saves. */
 const EXHAUSTIVE = 20_000;
+
+/** One retrieval: the query's lists, the documents it may return, how many, and where it works. */
+export interface Retrieval {
+  lists: ScoredList[];
+  /** A bit per document: set for those the region and visibility filters let through. */
+  allowed: Uint32Array;
+  allowedCount: number;
+  k: number;
+  /** Share of the best score under which a hit is cut anyway. */
+  relative: number;
+  scratch: Scratch;
+  capacity: number;
+  tieOrder: (a: number, b: number) => number;
+}
 
 /**
  * Top-k documents by summed term scores. Lists are taken term-at-a-time, strongest bound
@@ -53,7 +66,8 @@ const EXHAUSTIVE = 20_000;
  * Only documents set in `allowed` are scored: region and visibility filtering happen here,
  * not after ranking.
  */
-export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedCount: number, k: number, relative: number, scratch: Scratch, capacity: number, tieOrder: (a: number, b: number) => number): Candidate[] {
+export function retrieveTopK(r: Retrieval): Candidate[] {
+  const { lists, allowed, allowedCount, k, relative, scratch, capacity, tieOrder } = r;
   const n = lists.length;
   if (n === 0 || allowedCount === 0) return [];
   // By weight, not by bound: the bounds of an index updated in place are looser than those of a
@@ -65,8 +79,8 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedC
   for (let i = n - 1; i >= 0; i--) rest[i] = lists[i].bound + (i + 1 < n && lists[i + 1].term === lists[i].term ? rest[i + 1] - lists[i + 1].bound : rest[i + 1]);
   let postings = 0;
   for (const l of lists) postings += l.dense ? l.dense.length : l.end - l.start;
-  if (allowedCount * n <= postings * SELECTIVE) return probeAllowed(lists, allowed, k, relative, scratch, capacity, tieOrder);
-  if (postings <= EXHAUSTIVE) return scanAll(lists, allowed, k, relative, scratch, capacity, tieOrder);
+  if (allowedCount * n <= postings * SELECTIVE) return probeAllowed(r);
+  if (postings <= EXHAUSTIVE) return scanAll(r);
   let { threshold, best } = seedThreshold(lists, allowed, k, relative);
 
   scratch.acc = ensureCapacity(scratch.acc, capacity);
@@ -109,7 +123,7 @@ export function retrieveTopK(lists: ScoredList[], allowed: Uint32Array, allowedC
 }
 
 /** Adds every list up in full (short lists, a small catalogue), then keeps the k best. */
-function scanAll(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number, scratch: Scratch, capacity: number, tieOrder: (a: number, b: number) => number): Candidate[] {
+function scanAll({ lists, allowed, k, relative, scratch, capacity, tieOrder }: Retrieval): Candidate[] {
   scratch.acc = ensureCapacity(scratch.acc, capacity);
   scratch.touched = ensureCapacity(scratch.touched, capacity);
   const { acc, touched } = scratch;
@@ -134,7 +148,7 @@ function scanAll(lists: ScoredList[], allowed: Uint32Array, k: number, relative:
 }
 
 /** Scores every allowed document by probing each list (a selective region filter). */
-function probeAllowed(lists: ScoredList[], allowed: Uint32Array, k: number, relative: number, scratch: Scratch, capacity: number, tieOrder: (a: number, b: number) => number): Candidate[] {
+function probeAllowed({ lists, allowed, k, relative, scratch, capacity, tieOrder }: Retrieval): Candidate[] {
   scratch.acc = ensureCapacity(scratch.acc, capacity);
   const acc = scratch.acc;
   const docs: number[] = [];
