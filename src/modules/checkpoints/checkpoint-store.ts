@@ -161,9 +161,9 @@ export async function* inOrder<T, R>(items: Iterable<T> | AsyncIterable<T>, dept
 }
 
 // A stored chunk: the mark, the content's size, the content in brotli at quality 0, and a CRC-32 of
-// the size and the brotli bytes. Brotli's fastest setting compresses the rows about twice as fast
-// as gzip's to nearly the same size; it has no checksum of its own, and the CRC finds a damaged
-// chunk before it is decompressed. Knowing the size, the decompression writes into one buffer.
+// the size and the brotli bytes. Brotli's fastest setting compresses the rows faster than gzip's,
+// to nearly the same size; it has no checksum of its own, and the CRC finds a damaged chunk before
+// it is decompressed. Knowing the size, the decompression writes into one buffer.
 const MARK = Buffer.from('LRB1', 'latin1');
 const HEAD = MARK.length + 4;
 const compressAsync = promisify(brotliCompress);

@@ -30,7 +30,7 @@ const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 // Image files: `<database file>.checkpoint-<pid>-<time>-<random>.tmp` beside the database. The
 // writer's process id is in the name, so a file a dead process left can be told from one a running
-// process writes; earlier versions left the process out (EARLIER_IMAGE_NAME).
+// process writes; a name without the process (EARLIER_IMAGE_NAME) has no writer left.
 const IMAGE_NAME = /^checkpoint-(\d+)-\d+-[0-9a-f]+\.tmp$/;
 const EARLIER_IMAGE_NAME = /^checkpoint-\d+-[0-9a-z]*\.tmp$/;
 
