@@ -20,7 +20,6 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createCheckpoint, restoreCheckpoint } from '../src/modules/checkpoints/checkpoints.service.js';
-import { withRawConnection } from '../src/db/raw-connection.js';
 import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.js';
 import { copyTablesToFiles, loadTablesFromFiles } from './postgres-alone.js';
 
@@ -181,13 +180,16 @@ async function measurePostgresAlone(ctx: AppContext, dir: string, floor: number)
   mkdirSync(files);
   chmodSync(files, 0o777); // written and read by the server's own user
   try {
-    await withRawConnection(ctx.dbh, async (conn) => {
-      const out = await timings(() => seconds(() => copyTablesToFiles(conn, files)));
-      const load = await timings(() => seconds(() => loadTablesFromFiles(conn, files)));
+    const client = await ctx.dbh.pool!.connect();
+    try {
+      const out = await timings(() => seconds(() => copyTablesToFiles(client, files)));
+      const load = await timings(() => seconds(() => loadTablesFromFiles(client, files)));
       console.log('  PostgreSQL alone, the same tables to and from files on its own disk (no client, no compression):');
       report('alone: copy out', out, floor);
       report("alone: load, restore's shape", load, floor);
-    });
+    } finally {
+      client.release();
+    }
   } catch (err) {
     console.log(`  PostgreSQL alone: not measured (${(err as Error).message})`);
   } finally {

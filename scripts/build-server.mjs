@@ -14,7 +14,7 @@ const STAMP = '.built';
 /** Besides src/, what the output depends on. */
 const INPUTS = [join(ROOT, 'tsconfig.json'), fileURLToPath(import.meta.url)];
 
-/** Test code kept next to what it tests (`x.test.ts`, `x.test-helpers.ts`, `test-zip.ts`, `checkpoint-test-data.ts`, `x.fixture.ts`) is not built. */
+/** Test code kept next to what it tests (`x.test.ts`, `x.test-helpers.ts`, `test-zip.ts`, `x.fixture.ts`) is not built. */
 export const isTestCode = (path) => /(^|[.-])(test|fixture)([.-]|$)/.test(basename(path));
 /** Compiled by TypeScript; every other file under src/ is data, copied as it is. `.mjs` (a worker thread's entry) is compiled too. */
 const isCode = (path) => /\.(ts|mts|mjs)$/.test(path) && !path.endsWith('.d.ts');

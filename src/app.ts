@@ -21,7 +21,7 @@ import { ensureDefaultAdmin } from './modules/auth/bootstrap-admin.js';
 import { registerMustChangePassword } from './modules/auth/must-change-password.js';
 import { registerSessionResolver, sessionTokenOf } from './modules/auth/session-cookie.js';
 import { registerModuleRoutes } from './modules/routes.js';
-import { removeCheckpointLeftovers } from './modules/checkpoints/image-files.js';
+import { removeCheckpointLeftovers } from './modules/checkpoints/sqlite-checkpoint-store.js';
 import { prepareImportFiles } from './modules/files/import-template.js';
 import { AppMetrics } from './modules/metrics/app-metrics.js';
 import { registerHttpMetrics, registerMetricsRoute } from './modules/metrics/metrics.routes.js';

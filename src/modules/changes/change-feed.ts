@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { AppContext, DataChange } from '../../context.js';
 import type { DB, Executor } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
-import type { RawConnection } from '../../db/raw-connection.js';
 
 /** How often an instance looks for other instances' changes: well inside the 1 s freshness promise. */
 export const FEED_POLL_MS = 250;
@@ -53,13 +52,10 @@ export async function recordChange(ctx: AppContext, trx: Executor, change: DataC
   await trx.insertInto('data_changes').values(feedEntry(ctx, change)).execute();
 }
 
-/** recordChange for the checkpoint restore, which runs its transaction on a raw connection. */
-export async function recordChangeRaw(ctx: AppContext, conn: RawConnection, change: DataChange): Promise<void> {
-  if (conn.kind === 'postgres') await conn.rows('select pg_advisory_xact_lock(?)', [FEED_LOCK]);
-  const e = feedEntry(ctx, change);
-  await conn.run('insert into data_changes (origin, kind, permit_ids, created_at) values (?, ?, ?, ?)', [
-    e.origin, e.kind, e.permit_ids, e.created_at,
-  ]);
+/** recordChange's statements, for a transaction run on a driver connection of its own (a checkpoint restore). */
+export function changeStatements(ctx: AppContext, change: DataChange): CompiledQuery[] {
+  const lock = ctx.dbh.kind === 'postgres' ? [sql`select pg_advisory_xact_lock(${FEED_LOCK})`.compile(ctx.db)] : [];
+  return [...lock, ctx.db.insertInto('data_changes').values(feedEntry(ctx, change)).compile()];
 }
 
 /**

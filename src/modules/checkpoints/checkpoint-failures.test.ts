@@ -5,10 +5,11 @@ import { within } from '../../../test/helpers/instances.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { chunked, INSERT_CHUNK } from '../../db/batch.js';
 import type { DB } from '../../db/database.js';
-import { decodeChunk, encodeChunk } from './chunk-codec.js';
-import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
+import { compressPiece, decompressPiece } from './checkpoint-store.js';
 import { createCheckpoint } from './checkpoints.service.js';
-import { changeDataset, checkpointRows, dumpCoveredTables, editCheckpointImage, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
+import {
+  changeDataset, checkpointRows, dumpCoveredTables, editCheckpointImage, editCheckpointTable, seedSmallDataset, type SmallDataset,
+} from '../../../test/helpers/checkpoint-data.js';
 
 const RISKS_PER_PERMIT = 3;
 
@@ -172,8 +173,8 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     const id = await create();
     const last = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'content'])
       .where('checkpoint_id', '=', id).where('table_name', '=', 'app_meta').orderBy('chunk_index', 'desc').executeTakeFirstOrThrow();
-    const piece = await decompressChunkContent(last.content);
-    const content = await compressChunkContent([piece.subarray(0, piece.length - 1024)]);
+    const piece = await decompressPiece(last.content);
+    const content = await compressPiece(piece.subarray(0, piece.length - 1024));
     await t.dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', last.id).execute();
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[2]).execute();
     const body = await failingRestore(id, { create_auto_backup: false });
@@ -182,12 +183,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
 
   if (dialect === 'postgres') it('reports stored rows with a duplicate key, found when the indexes are built again', async () => {
     const id = await create();
-    const chunk = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'content', 'row_count'])
-      .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').orderBy('chunk_index').executeTakeFirstOrThrow();
-    const risks = await decodeChunk(chunk.content);
-    risks.rows.push(risks.rows[0]);
-    await t.dbh.db.updateTable('checkpoint_chunks').set({ content: await encodeChunk(risks), row_count: chunk.row_count + 1 })
-      .where('id', '=', chunk.id).execute();
+    await editCheckpointTable(t.dbh, id, 'risks', 'insert into risks select * from risks limit 1');
     const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
     const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
     await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
@@ -199,13 +195,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   it('reports stored rows that reference rows the checkpoint does not hold', async () => {
     const id = await create();
     if (dialect === 'sqlite') await editCheckpointImage(t.dbh, id, 'update risks set permit_id = 999999 where rowid = 1');
-    else {
-      const [chunk] = await t.dbh.db.selectFrom('checkpoint_chunks').select('content')
-        .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').execute();
-      const risks = await decodeChunk(chunk.content);
-      risks.rows[0][risks.columns.indexOf('permit_id')] = 999_999;
-      await chunkOf(id, 'risks').set({ content: await encodeChunk(risks) }).execute();
-    }
+    else await editCheckpointTable(t.dbh, id, 'risks', 'update risks set permit_id = 999999 where id = (select min(id) from risks)');
     const body = await failingRestore(id, { create_auto_backup: false });
     expect(body.data.errors).toEqual([expect.stringMatching(/^risks(\.permit_id)?: /)]);
   });
@@ -213,10 +203,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   it('answers an exception in the last table with the exception body, leaving every table unchanged', async () => {
     const id = await create();
     if (dialect === 'sqlite') await editCheckpointImage(t.dbh, id, 'update app_meta set value = null where rowid = (select max(rowid) from app_meta)');
-    else {
-      const bad = { columns: ['key', 'value'], binary: [], rows: [['a', 'ok'], ['b', null]] };
-      await chunkOf(id, 'app_meta').set({ content: await encodeChunk(bad), row_count: bad.rows.length }).execute();
-    }
+    else await editCheckpointTable(t.dbh, id, 'app_meta', 'update app_meta set value = null where key = (select max(key) from app_meta)');
     await t.dbh.db.insertInto('app_meta').values({ key: 'later', value: 'x' }).execute();
     const body = await failingRestore(id, { create_auto_backup: true });
     expect(body.message).toMatch(/^Restore failed: .*value/);

@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { newImagePath, releaseImagePath } from './image-files.js';
-import { withRawConnection } from '../../db/raw-connection.js';
+import { newImagePath, releaseImagePath } from './sqlite-checkpoint-store.js';
 
 /**
  * What a SQLite checkpoint operation cut short (a crash, a kill) leaves beside the database — its
@@ -84,7 +83,7 @@ describe('files an unfinished SQLite checkpoint left', () => {
   });
 
   it('keeps an image an operation of this process is writing, and removes it once the operation is over', async () => {
-    const inUse = await withRawConnection(t.dbh, (conn) => newImagePath(conn));
+    const inUse = newImagePath(t.dbh.sqlite!);
     writeFileSync(inUse, IMAGE_BYTES);
     try {
       await t.reopen();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { seedSmallDataset } from './checkpoint-test-data.js';
+import { seedSmallDataset } from '../../../test/helpers/checkpoint-data.js';
 
 // docs/checkpoints.md: a checkpoint taken before a schema change still restores.
 describe.each(testDialects())('a checkpoint taken before a schema change on %s', (dialect) => {

@@ -6,12 +6,9 @@
  */
 export interface CoveredTable {
   name: string;
-  /** Primary key columns: how a restore finds a row again (to set its self-references afterwards). */
+  /** Primary key columns (a serial `id` has its sequence moved past the restored ids). */
   key: readonly string[];
-  /**
-   * Columns referencing the same table (a department's parent). They are inserted as null and
-   * set afterwards, so the rows need no particular order and even a cycle restores.
-   */
+  /** Columns referencing the same table (a department's parent): restored with the keys off, in any order, even a cycle. */
   selfRefs?: readonly string[];
 }
 

@@ -32,7 +32,7 @@ const RestoreBody = Type.Union([
 type WithCheckpointId = FastifyRequest<{ Params: { checkpoint_id: string } }>;
 
 /**
- * Checkpoints (interface 4.8). A checkpoint holds and a restore replaces every region's data and
+ * Checkpoints. A checkpoint holds and a restore replaces every region's data and
  * the accounts, so every route, the list included, needs the admin guard (docs/checkpoints.md).
  */
 export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -3,30 +3,31 @@ import { dataChanged, type AppContext } from '../../context.js';
 import { nowIso } from '../../db/dialect.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { parseRecordId } from '../../http/record-id.js';
-import { recordChangeRaw } from '../changes/change-feed.js';
-import { restoreCheckpointData, RestoreCheckFailed, type RestoredTable } from './checkpoint-restorer.js';
-import { writeCheckpoint, type CheckpointKind, type TableStat } from './checkpoint-writer.js';
-import { deleteCheckpointRow, findCheckpointRow, listCheckpointRows, type CheckpointRow } from './checkpoints.repository.js';
-import { withRawConnection, type RawConnection } from '../../db/raw-connection.js';
+import { changeStatements } from '../changes/change-feed.js';
+import { parseStats, RestoreCheckFailed, type CheckpointKind, type CheckpointRow, type CheckpointStore, type RestoredTable } from './checkpoint-store.js';
 import type { Checkpoint, CheckpointRestoreResult } from './checkpoints.openapi.js';
+import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
+import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 
-/** Restore batch size (interface 4.8): 100..10000, anything else becomes 1000. */
+/** Restore batch size: 100..10000, anything else becomes 1000. */
 export const BATCH_SIZE = { def: 1000, min: 100, max: 10_000, outOfRange: 'default' } as const;
 
+export type CheckpointView = Static<typeof Checkpoint>;
+export type RestoreResult = Static<typeof CheckpointRestoreResult>;
+export type RestoreOptions = { autoBackup: boolean; batchSize: number; operator: string };
+
+const storeOf = (ctx: AppContext): CheckpointStore =>
+  ctx.dbh.kind === 'sqlite' ? new SqliteCheckpointStore(ctx.dbh) : new PostgresCheckpointStore(ctx.dbh);
+
 /** A checkpoint as the API shows it (ids as strings, as every id of the interface). */
-function presentCheckpoint(row: CheckpointRow): Static<typeof Checkpoint> {
-  let stats: TableStat[] = [];
-  try {
-    stats = JSON.parse(row.table_stats) as TableStat[];
-  } catch {
-    stats = [];
-  }
+function presentCheckpoint(row: CheckpointRow): CheckpointView {
+  const stats = parseStats(row.table_stats) ?? [];
   return {
     checkpoint_id: String(row.id),
     id: String(row.id),
     description: row.description,
     created_by: row.created_by,
-    kind: row.kind as CheckpointKind, // written by checkpoint-writer only
+    kind: row.kind as CheckpointKind, // written by the stores only
     created_at: row.created_at,
     total_rows: row.total_rows,
     size_bytes: row.size_bytes,
@@ -35,8 +36,6 @@ function presentCheckpoint(row: CheckpointRow): Static<typeof Checkpoint> {
   };
 }
 
-export type CheckpointView = Static<typeof Checkpoint>;
-
 /** Path ids: anything that is not an id within the integer range names no checkpoint (404, never a 500). */
 function parseCheckpointId(raw: string): number {
   const id = parseRecordId(raw);
@@ -44,33 +43,23 @@ function parseCheckpointId(raw: string): number {
   return id;
 }
 
-function snapshot(ctx: AppContext, conn: RawConnection, description: string, createdBy: string, kind: CheckpointKind) {
-  return writeCheckpoint(conn, { description, createdBy, kind, createdAt: nowIso(ctx.now) });
-}
+const findCheckpoint = (ctx: AppContext, id: number) => ctx.db.selectFrom('checkpoints').selectAll().where('id', '=', id).executeTakeFirst();
 
 export async function createCheckpoint(ctx: AppContext, description: string, createdBy: string): Promise<CheckpointView> {
-  const id = await ctx.metrics.time('checkpoint_create', () =>
-    withRawConnection(ctx.dbh, (conn) => snapshot(ctx, conn, description, createdBy, 'manual')));
-  return presentCheckpoint((await findCheckpointRow(ctx.db, id))!);
+  const draft = { description, createdBy, kind: 'manual' as const, createdAt: nowIso(ctx.now) };
+  const id = await ctx.metrics.time('checkpoint_create', () => storeOf(ctx).create(draft));
+  return presentCheckpoint((await findCheckpoint(ctx, id))!);
 }
 
 export async function listCheckpoints(ctx: AppContext): Promise<CheckpointView[]> {
-  return (await listCheckpointRows(ctx.db)).map(presentCheckpoint);
+  return (await storeOf(ctx).list()).map(presentCheckpoint);
 }
 
 export async function deleteCheckpoint(ctx: AppContext, rawId: string): Promise<void> {
-  if (!(await deleteCheckpointRow(ctx.db, parseCheckpointId(rawId)))) throw notFound('Checkpoint not found');
+  if (!(await storeOf(ctx).delete(parseCheckpointId(rawId)))) throw notFound('Checkpoint not found');
 }
 
-export interface RestoreOptions {
-  autoBackup: boolean;
-  batchSize: number;
-  operator: string;
-}
-
-export type RestoreResult = Static<typeof CheckpointRestoreResult>;
-
-/** The two failure bodies of interface 4.8: a restore that reported errors, and an exception. */
+/** The two failure bodies of a restore: one whose stored data did not check out, and an exception. */
 function restoreFailure(err: unknown, backupId: number | null): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof RestoreCheckFailed) {
@@ -79,29 +68,30 @@ function restoreFailure(err: unknown, backupId: number | null): AppError {
     if (backupId !== null) data.recovery_suggestion = `可从自动备份检查点 ${backupId} 恢复`;
     return new AppError(500, message, {}, { success: false, message, data });
   }
-  const cause = err instanceof Error ? err.message : String(err);
-  const message = `Restore failed: ${cause}`;
+  const message = `Restore failed: ${err instanceof Error ? err.message : String(err)}`;
   const errorType = err instanceof Error ? err.constructor.name : typeof err;
   return new AppError(500, message, {}, { success: false, message, data: { error_type: errorType, auto_backup_available: null } });
 }
 
 /**
- * Interface 4.8 restore: an automatic backup checkpoint first (when asked), then every covered
- * table replaced in one transaction. On SQLite both run on the one connection without letting
- * another query in between; a failure of the restore leaves the database as it was.
+ * An automatic backup checkpoint first (when asked), committed on its own, then every covered
+ * table replaced in one transaction, with nothing of another operation in between; a failure of
+ * the restore leaves the database as it was.
  */
 export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: RestoreOptions): Promise<RestoreResult> {
   const id = parseCheckpointId(rawId);
-  if (!(await findCheckpointRow(ctx.db, id))) throw notFound('Checkpoint not found');
+  if (!(await findCheckpoint(ctx, id))) throw notFound('Checkpoint not found');
   let backupId: number | null = null;
   let tables: RestoredTable[];
   try {
     tables = await ctx.metrics.time('checkpoint_restore', () =>
-      withRawConnection(ctx.dbh, async (conn) => {
-        if (opts.autoBackup) {
-          backupId = await snapshot(ctx, conn, `Auto backup before restoring checkpoint ${id}`, opts.operator, 'auto_backup');
-        }
-        return restoreCheckpointData(conn, id, opts.batchSize, () => recordChangeRaw(ctx, conn, { kind: 'all' }));
+      storeOf(ctx).restore(id, {
+        batchSize: opts.batchSize,
+        backup: opts.autoBackup
+          ? { description: `Auto backup before restoring checkpoint ${id}`, createdBy: opts.operator, kind: 'auto_backup', createdAt: nowIso(ctx.now) }
+          : null,
+        onBackup: (backup) => void (backupId = backup),
+        beforeCommit: () => changeStatements(ctx, { kind: 'all' }),
       }),
     );
   } catch (err) {

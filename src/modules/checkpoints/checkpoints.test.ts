@@ -3,11 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { createDepartment, createUser } from '../../../test/helpers/fixtures.js';
 import { API, buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { changeDataset, dumpCoveredTables, seedSmallDataset, type SmallDataset } from './checkpoint-test-data.js';
+import { changeDataset, dumpCoveredTables, seedSmallDataset, type SmallDataset } from '../../../test/helpers/checkpoint-data.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
-import { encodeChunk } from './chunk-codec.js';
-import { liveColumns } from './live-schema.js';
-import { withRawConnection } from '../../db/raw-connection.js';
 
 describe.each(testDialects())('checkpoints on %s', (dialect) => {
   let t: TestApp;
@@ -100,53 +97,6 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     expect((await restore(checkpoint_id, { create_auto_backup: false })).statusCode).toBe(200);
     await t.dbh.db.insertInto('regions').values({ code: 'NEW', name: '恢复后新建', created_at: 'x' }).execute();
   });
-
-  /**
-   * The covered tables as a checkpoint in one of the older layouts (docs/checkpoints.md), two rows
-   * per chunk; `extra` adds a column to every table that the tables no longer have.
-   */
-  async function storeOlderCheckpoint(format: 'json' | 'copy', extra = false): Promise<string> {
-    const dump = await dumpCoveredTables(t.dbh.db);
-    const { id } = await t.dbh.db.insertInto('checkpoints').values({
-      description: format, created_by: 'admin', kind: 'manual', table_stats: '[]', total_rows: 0, size_bytes: 0, created_at: 'x',
-    }).returning('id').executeTakeFirstOrThrow();
-    const stats = [];
-    for (const [table, rows] of Object.entries(dump)) {
-      const live = (await withRawConnection(t.dbh, (conn) => liveColumns(conn, table))).map((c) => c.name);
-      const columns = extra ? [...live, 'retired'] : live;
-      const binary = columns.filter((c) => rows.some((r) => Buffer.isBuffer(r[c])));
-      let chunks = 0;
-      for (let at = 0; at < rows.length; at += 2, chunks++) {
-        const part = rows.slice(at, at + 2).map((r) => columns.map((c) => (c === 'retired' ? `gone\t${at}` : r[c])));
-        const content = await encodeChunk({ format, columns, binary, rows: part });
-        await t.dbh.db.insertInto('checkpoint_chunks')
-          .values({ checkpoint_id: id, table_name: table, chunk_index: chunks, row_count: part.length, content }).execute();
-      }
-      stats.push({ table, rows: rows.length, chunks, bytes: 0 });
-    }
-    await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
-    return String(id);
-  }
-
-  async function restoresOlderCheckpoint(format: 'json' | 'copy', extra = false) {
-    const state = await dumpCoveredTables(t.dbh.db);
-    expect(state.permit_files.length).toBeGreaterThan(0); // a blob column goes through base64 or hex
-    const id = await storeOlderCheckpoint(format, extra);
-    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
-    await t.dbh.db.updateTable('permits').set({ name: '改过' }).where('id', '=', data.permits[2]).execute();
-    await t.dbh.db.deleteFrom('permit_files').execute();
-    const res = await restore(id, { create_auto_backup: false });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(await dumpCoveredTables(t.dbh.db)).toEqual(state);
-  }
-
-  it('still restores a checkpoint stored in the older json layout', () => restoresOlderCheckpoint('json'));
-
-  if (dialect === 'postgres') {
-    it('still restores a checkpoint stored in the older copy text layout', () => restoresOlderCheckpoint('copy'));
-    // The text goes into a temporary table shaped like the checkpoint, then into the table, cast.
-    it('restores a copy text checkpoint holding a column the tables no longer have', () => restoresOlderCheckpoint('copy', true));
-  }
 
   it('reads batch_size within 100..10000 and falls back to 1000 otherwise', async () => {
     const { checkpoint_id } = await create('batches');

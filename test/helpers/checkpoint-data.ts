@@ -1,10 +1,12 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import type { DatabaseHandle } from '../../db/connect.js';
-import type { DB } from '../../db/database.js';
-import { decodeChunk } from './chunk-codec.js';
-import { compressChunkContent, decompressChunkContent } from './chunk-compression.js';
-import { COVERED_TABLES } from './checkpoint-tables.js';
-import { isImageStart } from './sqlite-image.js';
+import type pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { DatabaseHandle } from '../../src/db/connect.js';
+import type { DB } from '../../src/db/database.js';
+import { compressPiece, decompressPiece, type TableStat } from '../../src/modules/checkpoints/checkpoint-store.js';
+import { COVERED_TABLES } from '../../src/modules/checkpoints/checkpoint-tables.js';
 
 // Test data for the checkpoint suites: a small but complete catalogue touching every covered
 // table, with the awkward values a copy must carry unchanged (nulls, quotes, emoji, binary).
@@ -122,43 +124,72 @@ interface StoredImage {
   chunks: Array<{ id: number; length: number }>;
 }
 
-/** A SQLite checkpoint's database image, put together from its chunks; null for the row layouts. */
-async function storedImage(dbh: DatabaseHandle, checkpointId: number): Promise<StoredImage | null> {
+/** A SQLite checkpoint's database image, put together from its chunks. */
+async function storedImage(dbh: DatabaseHandle, checkpointId: number): Promise<StoredImage> {
   const { table_stats } = await dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', checkpointId).executeTakeFirstOrThrow();
   const order = (JSON.parse(table_stats) as Array<{ table: string }>).map((s) => s.table);
   const rows = await dbh.db.selectFrom('checkpoint_chunks').select(['id', 'table_name', 'chunk_index', 'content'])
     .where('checkpoint_id', '=', checkpointId).execute();
   rows.sort((a, b) => order.indexOf(a.table_name) - order.indexOf(b.table_name) || a.chunk_index - b.chunk_index);
-  const pieces = await Promise.all(rows.map((r) => decompressChunkContent(r.content)));
-  if (pieces.length === 0 || !isImageStart(pieces[0])) return null;
+  const pieces = await Promise.all(rows.map((r) => decompressPiece(r.content)));
   return { bytes: Buffer.concat(pieces), chunks: rows.map((r, i) => ({ id: r.id, length: pieces[i].length })) };
 }
 
-/** The rows a checkpoint holds for one table (column name → value), from its image or its row chunks. */
-export async function checkpointRows(dbh: DatabaseHandle, checkpointId: number, table: string): Promise<Record<string, unknown>[]> {
-  const image = await storedImage(dbh, checkpointId);
-  if (image) {
-    const db = new Database(image.bytes, { readonly: true });
-    try {
-      return db.prepare(`select * from "${table}" order by rowid`).all() as Record<string, unknown>[];
-    } finally {
-      db.close();
-    }
-  }
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * PostgreSQL: one table of a checkpoint loaded into a temporary table of the same name (which
+ * unqualified names then find first), without keys or constraints, for `fn`; with `store`, the
+ * table is written back as the checkpoint's chunks of that table.
+ */
+async function withStoredTable<T>(dbh: DatabaseHandle, checkpointId: number, table: string, fn: (client: pg.PoolClient) => Promise<T>, store = false): Promise<T> {
+  const row = await dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', checkpointId).executeTakeFirstOrThrow();
+  const stats = JSON.parse(row.table_stats) as TableStat[];
+  const stat = stats.find((s) => s.table === table)!;
   const chunks = await dbh.db.selectFrom('checkpoint_chunks').select('content')
     .where('checkpoint_id', '=', checkpointId).where('table_name', '=', table).orderBy('chunk_index').execute();
-  const out: Record<string, unknown>[] = [];
-  for (const { content } of chunks) {
-    const data = await decodeChunk(content);
-    for (const row of data.rows) out.push(Object.fromEntries(data.columns.map((c, i) => [c, row[i]])));
+  const client = await dbh.pool!.connect();
+  try {
+    await client.query(`create temporary table ${q(table)} (${stat.columns!.map((c, i) => `${q(c)} ${q(stat.types![i])}`).join(', ')})`);
+    const pieces = await Promise.all(chunks.map((c) => decompressPiece(c.content)));
+    await pipeline(Readable.from(pieces), client.query(copyFrom(`copy pg_temp.${q(table)} from stdin (format binary)`)));
+    const result = await fn(client);
+    if (store) {
+      const copied = Buffer.concat(await client.query(copyTo(`copy pg_temp.${q(table)} to stdout (format binary)`)).toArray());
+      await dbh.db.deleteFrom('checkpoint_chunks').where('checkpoint_id', '=', checkpointId).where('table_name', '=', table).execute();
+      const content = await compressPiece(copied);
+      await dbh.db.insertInto('checkpoint_chunks').values({ checkpoint_id: checkpointId, table_name: table, chunk_index: 0, row_count: 0, content }).execute();
+      stat.chunks = 1;
+      stat.bytes = content.length;
+      await dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', checkpointId).execute();
+    }
+    return result;
+  } finally {
+    await client.query(`drop table if exists pg_temp.${q(table)}`);
+    client.release();
   }
-  return out;
 }
 
-/** Runs `sql` on a SQLite checkpoint's image and stores the image back (the change must keep its size). */
+/** The rows a checkpoint holds for one table (column name → value). */
+export async function checkpointRows(dbh: DatabaseHandle, checkpointId: number, table: string): Promise<Record<string, unknown>[]> {
+  if (dbh.kind === 'postgres') return withStoredTable(dbh, checkpointId, table, async (c) => (await c.query(`select * from pg_temp.${q(table)}`)).rows);
+  const image = await storedImage(dbh, checkpointId);
+  const db = new Database(image.bytes, { readonly: true });
+  try {
+    return db.prepare(`select * from "${table}" order by rowid`).all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+/** PostgreSQL: runs `sql` on one table of a checkpoint (a temporary table of its name) and stores it back. */
+export async function editCheckpointTable(dbh: DatabaseHandle, checkpointId: number, table: string, sql: string): Promise<void> {
+  await withStoredTable(dbh, checkpointId, table, (client) => client.query(sql), true);
+}
+
+/** SQLite: runs `sql` on a checkpoint's image and stores the image back (the change must keep its size). */
 export async function editCheckpointImage(dbh: DatabaseHandle, checkpointId: number, sql: string): Promise<void> {
   const image = await storedImage(dbh, checkpointId);
-  if (!image) throw new Error(`checkpoint ${checkpointId} is not a database image`);
   const db = new Database(image.bytes);
   db.exec(sql);
   const edited = db.serialize();
@@ -166,7 +197,7 @@ export async function editCheckpointImage(dbh: DatabaseHandle, checkpointId: num
   if (edited.length !== image.bytes.length) throw new Error('the edit changed the image size');
   let at = 0;
   for (const { id, length } of image.chunks) {
-    const content = await compressChunkContent([edited.subarray(at, (at += length))]);
+    const content = await compressPiece(edited.subarray(at, (at += length)));
     await dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', id).execute();
   }
 }

@@ -1,0 +1,15 @@
+import { PostgresAdapter, type Kysely } from 'kysely';
+
+/**
+ * The layout a checkpoint is stored in, which a restore checks before anything else. Checkpoints
+ * already stored get theirs: on SQLite the database image, which is read as before; on PostgreSQL
+ * the rows cut into chunks with a header each, which is no longer read and is refused.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  const existing = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg-row-chunks' : 'sqlite-image';
+  await db.schema.alterTable('checkpoints').addColumn('format', 'text', (c) => c.notNull().defaultTo(existing)).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('checkpoints').dropColumn('format').execute();
+}
