@@ -97,7 +97,7 @@ export async function dumpCoveredTables(db: DB): Promise<TableDump> {
   for (const table of COVERED_TABLES) {
     let q = db.selectFrom(table.name as 'regions').selectAll();
     for (const k of table.key) q = q.orderBy(k as 'id');
-    out[table.name] = (await q.execute()) as Record<string, unknown>[];
+    out[table.name] = await q.execute();
   }
   return out;
 }

@@ -135,7 +135,7 @@ export class PostgresCheckpointStore extends CheckpointRows implements Checkpoin
   restore(id: number, request: RestoreRequest): Promise<RestoredTable[]> {
     return this.operation(async (main, second) => {
       if (request.backup) request.onBackup(await this.write(main, second, request.backup));
-      const run = async (query: CompiledQuery) => (await main.query(query.sql, query.parameters as unknown[])).rows;
+      const run = async (query: CompiledQuery) => (await main.query<Record<string, unknown>>(query.sql, query.parameters as unknown[])).rows;
       const stats = new Map((await verifyStored(this.dbh.db, id, FORMAT, run)).map((s) => [s.table, s]));
       return this.replaceTables(main, second, id, stats, request);
     });

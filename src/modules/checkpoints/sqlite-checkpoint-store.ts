@@ -188,7 +188,7 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
   private exclusive<T>(fn: (db: DB) => Promise<T>): Promise<T> {
     return this.dbh.db.connection().execute(async (db) => {
       const cacheSize = this.sqlite.pragma('cache_size', { simple: true }) as number;
-      return around(() => this.sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`), () => this.sqlite.pragma(`cache_size = ${cacheSize}`), () => fn(db as DB));
+      return around(() => this.sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`), () => this.sqlite.pragma(`cache_size = ${cacheSize}`), () => fn(db));
     });
   }
 

@@ -56,7 +56,7 @@ export function presentSearchDebug(d: EngineDebug, hits: SearchHit[], regionIds:
     normalized_query: d.normalizedQuery,
     terms: d.terms,
     concepts: d.concepts,
-    no_match_reason: d.noMatch as Static<typeof SearchDebug>['no_match_reason'],
+    no_match_reason: d.noMatch,
     subjects: d.subjects,
     cut: d.cut.map((c) => ({ permit_id: c.permitId, permit_name: c.name, reason: c.reason, score: c.score, explained: c.explained })),
     region_filter: regionIds,
