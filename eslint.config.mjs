@@ -14,10 +14,7 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.mts'],
     extends: [tseslint.configs.recommendedTypeChecked],
-    languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
-      globals: globals.node,
-    },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname }, globals: globals.node },
     rules: {
       // Route handlers are async by Fastify's contract even when they await nothing.
       '@typescript-eslint/require-await': 'off',

@@ -36,10 +36,35 @@ const NOW = '2026-01-01T00:00:00.000Z';
 // ---- deterministic data: the same rows on both databases --------------------------------------
 
 let seed = 42;
-const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-const WORDS = ['未取得许可', '擅自经营', '提交虚假材料', '超出许可范围', '出租出借证件', '未按规定', '办理变更手续', '场所条件',
-  '不符合要求', '从业人员', '未取得资格', '安全管理制度', '食品安全', '卫生许可', '消防验收', '环境影响评价', '责令改正',
-  '没收违法所得', '处以罚款', '吊销许可证', '建立台账', '定期自查', '加强培训', '公示信息', '申请材料', '现场核查'];
+const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+const WORDS = [
+  '未取得许可',
+  '擅自经营',
+  '提交虚假材料',
+  '超出许可范围',
+  '出租出借证件',
+  '未按规定',
+  '办理变更手续',
+  '场所条件',
+  '不符合要求',
+  '从业人员',
+  '未取得资格',
+  '安全管理制度',
+  '食品安全',
+  '卫生许可',
+  '消防验收',
+  '环境影响评价',
+  '责令改正',
+  '没收违法所得',
+  '处以罚款',
+  '吊销许可证',
+  '建立台账',
+  '定期自查',
+  '加强培训',
+  '公示信息',
+  '申请材料',
+  '现场核查',
+];
 const text = (words: number) => Array.from({ length: words }, () => WORDS[rand(WORDS.length)]).join(rand(3) ? '，' : '；');
 
 interface TableData {
@@ -60,27 +85,58 @@ const REGIONS = 30;
 const THEMES = 50;
 const DEPTS = 200;
 const dataset: TableData[] = [
-  { table: 'regions', columns: ['code', 'name', 'created_at'], types: ['text', 'text', 'text'],
-    rows: (b) => batches(REGIONS, b, (i) => [`5116${String(i).padStart(2, '0')}`, `区域${i}`, NOW]) },
+  {
+    table: 'regions',
+    columns: ['code', 'name', 'created_at'],
+    types: ['text', 'text', 'text'],
+    rows: (b) => batches(REGIONS, b, (i) => [`5116${String(i).padStart(2, '0')}`, `区域${i}`, NOW]),
+  },
   { table: 'themes', columns: ['name', 'created_at'], types: ['text', 'text'], rows: (b) => batches(THEMES, b, (i) => [`主题${i}`, NOW]) },
   { table: 'approval_departments', columns: ['name'], types: ['text'], rows: (b) => batches(DEPTS, b, (i) => [`审批部门${i}`]) },
-  { table: 'permits',
+  {
+    table: 'permits',
     columns: ['region_id', 'code', 'name', 'implementation_level', 'internal_contact', 'contact_info', 'visible', 'created_at', 'updated_at'],
     types: ['int4', 'text', 'text', 'text', 'text', 'text', 'int4', 'text', 'text'],
-    rows: (b) => batches(PERMITS, b, (i) => [(i % REGIONS) + 1, `P${i}`, `${text(2)}许可${i}`, ['省级', '市级', '县级'][i % 3],
-      `审批科 0826-${String(2300000 + rand(99999))}`, rand(4) ? `0826-${String(2300000 + rand(99999))}` : null, rand(10) ? 1 : 0, NOW, NOW]) },
-  { table: 'permit_themes', columns: ['permit_id', 'theme_id'], types: ['int4', 'int4'],
-    rows: (b) => batches(PERMITS, b, (i) => [i + 1, (i % THEMES) + 1]) },
-  { table: 'permit_approval_departments', columns: ['permit_id', 'approval_department_id', 'position'], types: ['int4', 'int4', 'int4'],
-    rows: (b) => batches(PERMITS, b, (i) => [i + 1, (i % DEPTS) + 1, 0]) },
-  { table: 'risks',
+    rows: (b) =>
+      batches(PERMITS, b, (i) => [
+        (i % REGIONS) + 1,
+        `P${i}`,
+        `${text(2)}许可${i}`,
+        ['省级', '市级', '县级'][i % 3],
+        `审批科 0826-${String(2300000 + rand(99999))}`,
+        rand(4) ? `0826-${String(2300000 + rand(99999))}` : null,
+        rand(10) ? 1 : 0,
+        NOW,
+        NOW,
+      ]),
+  },
+  { table: 'permit_themes', columns: ['permit_id', 'theme_id'], types: ['int4', 'int4'], rows: (b) => batches(PERMITS, b, (i) => [i + 1, (i % THEMES) + 1]) },
+  {
+    table: 'permit_approval_departments',
+    columns: ['permit_id', 'approval_department_id', 'position'],
+    types: ['int4', 'int4', 'int4'],
+    rows: (b) => batches(PERMITS, b, (i) => [i + 1, (i % DEPTS) + 1, 0]),
+  },
+  {
+    table: 'risks',
     columns: ['permit_id', 'position', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'],
     types: ['int4', 'int4', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
-    rows: (b) => batches(RISKS, b, (i) => {
-      const per = Math.max(1, Math.floor(RISKS / PERMITS));
-      return [Math.min(PERMITS, Math.floor(i / per) + 1), i % per, ['程序风险', '实体风险', '廉政风险'][rand(3)], text(2), text(6),
-        `《行政许可法》第${rand(80) + 1}条`, text(3), text(4), ['高', '中', '低'][rand(3)]];
-    }) },
+    rows: (b) =>
+      batches(RISKS, b, (i) => {
+        const per = Math.max(1, Math.floor(RISKS / PERMITS));
+        return [
+          Math.min(PERMITS, Math.floor(i / per) + 1),
+          i % per,
+          ['程序风险', '实体风险', '廉政风险'][rand(3)],
+          text(2),
+          text(6),
+          `《行政许可法》第${rand(80) + 1}条`,
+          text(3),
+          text(4),
+          ['高', '中', '低'][rand(3)],
+        ];
+      }),
+  },
 ];
 
 async function fillSqlite(ctx: AppContext): Promise<void> {
@@ -99,8 +155,10 @@ async function fillPostgres(ctx: AppContext): Promise<void> {
   for (const d of dataset) {
     const params = d.types.map((t, i) => `$${i + 1}::${t}[]`).join(', ');
     for (const rows of d.rows(50_000)) {
-      await pool.query(`insert into ${d.table} (${d.columns.join(', ')}) select * from unnest(${params})`,
-        d.columns.map((_, c) => rows.map((r) => r[c])));
+      await pool.query(
+        `insert into ${d.table} (${d.columns.join(', ')}) select * from unnest(${params})`,
+        d.columns.map((_, c) => rows.map((r) => r[c])),
+      );
     }
   }
   await pool.query('vacuum analyze');
@@ -135,16 +193,18 @@ function report(label: string, t: Timings, floor: number, note = ''): void {
 }
 
 async function open(url: string, dir: string) {
-  const { app, ctx } = await buildApp(
-    loadConfig({ DATABASE_URL: url, DATA_DIR: dir, ADMIN_PASSWORD: 'Bench-Pass-123', DEMO_DATA: '0', LOG_LEVEL: 'silent' }),
-    { logger: false },
-  );
+  const { app, ctx } = await buildApp(loadConfig({ DATABASE_URL: url, DATA_DIR: dir, ADMIN_PASSWORD: 'Bench-Pass-123', DEMO_DATA: '0', LOG_LEVEL: 'silent' }), {
+    logger: false,
+  });
   ctx.onDataChanged.length = 0; // the figures are the checkpoint work, not a search index rebuild
   return { app, ctx };
 }
 
 async function count(ctx: AppContext, table: 'permits' | 'risks'): Promise<number> {
-  const r = await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await ctx.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -207,7 +267,10 @@ async function startPostgres(dir: string): Promise<{ url: string; stop: () => Pr
 const dir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-'));
 try {
   // Other work on the machine slows the multi-threaded copy more than the single-threaded floor.
-  const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   console.log(`data: ${PERMITS} permits, ${RISKS} risks; ${cpus().length} CPUs, load average ${load()}; median of ${RUNS} runs`);
   const sqlitePath = join(dir, 'bench.db');
   const lite = await open(`sqlite:${sqlitePath}`, dir);

@@ -14,8 +14,16 @@ const RISK_ROWS = Number(process.argv[2] ?? 50_000);
 const RUNS = Number(process.argv[3] ?? 5);
 const RISKS_PER_PERMIT = 4;
 
-const PHRASES = ['未取得许可擅自经营', '提交虚假材料申请许可', '超出许可范围从事经营活动', '出租出借许可证件',
-  '未按规定办理变更手续', '场所条件不符合许可要求', '从业人员未取得相应资格', '未建立安全管理制度'];
+const PHRASES = [
+  '未取得许可擅自经营',
+  '提交虚假材料申请许可',
+  '超出许可范围从事经营活动',
+  '出租出借许可证件',
+  '未按规定办理变更手续',
+  '场所条件不符合许可要求',
+  '从业人员未取得相应资格',
+  '未建立安全管理制度',
+];
 
 function text(seed: number, parts: number): string {
   let out = '';
@@ -33,11 +41,27 @@ async function buildWorkbook(): Promise<Buffer> {
     const p = Math.floor(i / RISKS_PER_PERMIT);
     const first = i % RISKS_PER_PERMIT === 0;
     const permit = first
-      ? ['广安区', p % 7 === 0 ? '开办餐饮店、建设工程施工' : '', `许可事项${p}经营许可核发`, `511A${String(p).padStart(10, '0')}`,
-        '县级', '区行政审批局、区市场监管局', '审批科 0826-2381681', '0826-2306250']
+      ? [
+          '广安区',
+          p % 7 === 0 ? '开办餐饮店、建设工程施工' : '',
+          `许可事项${p}经营许可核发`,
+          `511A${String(p).padStart(10, '0')}`,
+          '县级',
+          '区行政审批局、区市场监管局',
+          '审批科 0826-2381681',
+          '0826-2306250',
+        ]
       : ['', '', '', '', '', '', '', ''];
-    ws.addRow([...permit, '无证经营', `${text(i, 2)}\n${text(i + 1, 6)}`, '《行政许可法》第三十一条、第七十八条',
-      text(i + 2, 5), text(i + 3, 3), ['高', '中', '低'][i % 3], first ? '是' : '']);
+    ws.addRow([
+      ...permit,
+      '无证经营',
+      `${text(i, 2)}\n${text(i + 1, 6)}`,
+      '《行政许可法》第三十一条、第七十八条',
+      text(i + 2, 5),
+      text(i + 3, 3),
+      ['高', '中', '低'][i % 3],
+      first ? '是' : '',
+    ]);
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
@@ -67,10 +91,12 @@ const ours: number[] = [];
 let risks = 0;
 for (let i = 0; i < RUNS; i++) {
   bare.push(await time(() => new ExcelJS.Workbook().xlsx.load(buf as unknown as ExcelJS.Buffer)));
-  ours.push(await time(async () => {
-    const parsed = await parseWorkbook(buf, benchParseLimits());
-    risks = parsed.sheets.reduce((n, s) => n + s.permits.reduce((m, p) => m + p.risks.length, 0), 0);
-  }));
+  ours.push(
+    await time(async () => {
+      const parsed = await parseWorkbook(buf, benchParseLimits());
+      risks = parsed.sheets.reduce((n, s) => n + s.permits.reduce((m, p) => m + p.risks.length, 0), 0);
+    }),
+  );
 }
 if (risks !== RISK_ROWS) throw new Error(`parsed ${risks} risks, expected ${RISK_ROWS}`);
 

@@ -25,9 +25,7 @@ export const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024)
  * defaults sized from the real workbooks: the settings an administrator importing such workbooks
  * would give, and a parse memory that does not hold the parse back.
  */
-export const BENCH_SETTINGS = {
-  IMPORT_MAX_CELLS: '2000000', IMPORT_MAX_UNCOMPRESSED_BYTES: String(128 * 1024 * 1024), IMPORT_PARSE_MEMORY_MB: '1024',
-};
+export const BENCH_SETTINGS = { IMPORT_MAX_CELLS: '2000000', IMPORT_MAX_UNCOMPRESSED_BYTES: String(128 * 1024 * 1024), IMPORT_PARSE_MEMORY_MB: '1024' };
 export const benchParseLimits = () => uploadParseLimits(loadConfig(BENCH_SETTINGS));
 
 async function emptyPostgres(url: string): Promise<void> {
@@ -43,7 +41,12 @@ async function emptyPostgres(url: string): Promise<void> {
 export async function runImport(file: string, riskRows: number, databaseUrl: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'lawrisk-bench-data-'));
   const config = loadConfig({
-    DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench-Pass-123', DEMO_DATA: '0', LOG_LEVEL: 'silent', ...BENCH_SETTINGS,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: 'Bench-Pass-123',
+    DEMO_DATA: '0',
+    LOG_LEVEL: 'silent',
+    ...BENCH_SETTINGS,
   });
   // Every round starts on an empty database, as SQLite's new file does: the service then starts
   // with an empty catalogue (not the last round's permits in its search index) and migrates.
@@ -70,10 +73,7 @@ export async function runImport(file: string, riskRows: number, databaseUrl: str
     const searchMs = search;
     const [again, recommitMs] = await timed(() => commitImport(ctx, admin, request));
     if (result.totals.risks !== riskRows || again.totals.unchanged !== result.totals.permits) throw new Error('unexpected commit result');
-    return {
-      upload: uploadMs, preview: previewMs, commit: commitMs, search: searchMs, recommit: recommitMs,
-      permits: result.totals.permits, rss: peakRssMb(),
-    };
+    return { upload: uploadMs, preview: previewMs, commit: commitMs, search: searchMs, recommit: recommitMs, permits: result.totals.permits, rss: peakRssMb() };
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

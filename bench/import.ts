@@ -29,11 +29,18 @@ import { BENCH_SETTINGS, benchParseLimits, peakRssMb, runImport, timed } from '.
 const RISKS_PER_PERMIT = 5;
 const SHEETS = 5;
 const THEMES = ['开办餐饮店', '建设工程施工', '道路运输经营', '举办大型活动'];
-const PHRASES = ['未取得许可擅自经营', '提交虚假材料申请许可', '超出许可范围从事经营活动', '出租出借许可证件',
-  '未按规定办理变更手续', '场所条件不符合许可要求', '从业人员未取得相应资格', '未建立安全管理制度'];
+const PHRASES = [
+  '未取得许可擅自经营',
+  '提交虚假材料申请许可',
+  '超出许可范围从事经营活动',
+  '出租出借许可证件',
+  '未按规定办理变更手续',
+  '场所条件不符合许可要求',
+  '从业人员未取得相应资格',
+  '未建立安全管理制度',
+];
 
-const phrase = (seed: number, parts: number) =>
-  Array.from({ length: parts }, (_, i) => PHRASES[(seed + i * 3) % PHRASES.length]).join('，');
+const phrase = (seed: number, parts: number) => Array.from({ length: parts }, (_, i) => PHRASES[(seed + i * 3) % PHRASES.length]).join('，');
 
 /** Streams the workbook to disk: every permit column filled on its first row, blank below. */
 async function generateWorkbook(path: string, riskRows: number): Promise<void> {
@@ -47,11 +54,27 @@ async function generateWorkbook(path: string, riskRows: number): Promise<void> {
       const p = Math.floor(i / RISKS_PER_PERMIT);
       const first = i % RISKS_PER_PERMIT === 0;
       const permit = first
-        ? ['广安区', p % 5 === 0 ? THEMES[p % THEMES.length] : '', `许可事项${p}经营许可核发`, `BENCH${String(p).padStart(8, '0')}`,
-          '县级', '区行政审批局、区市场监管局', '审批科 0826-2381681', '0826-2306250']
+        ? [
+            '广安区',
+            p % 5 === 0 ? THEMES[p % THEMES.length] : '',
+            `许可事项${p}经营许可核发`,
+            `BENCH${String(p).padStart(8, '0')}`,
+            '县级',
+            '区行政审批局、区市场监管局',
+            '审批科 0826-2381681',
+            '0826-2306250',
+          ]
         : ['', '', '', '', '', '', '', ''];
-      ws.addRow([...permit, '无证经营', `${phrase(i, 2)}\n${phrase(i + 1, 6)}`, '《行政许可法》第三十一条、第七十八条',
-        phrase(i + 2, 5), phrase(i + 3, 3), ['高', '中', '低'][i % 3], first ? '是' : '']).commit();
+      ws.addRow([
+        ...permit,
+        '无证经营',
+        `${phrase(i, 2)}\n${phrase(i + 1, 6)}`,
+        '《行政许可法》第三十一条、第七十八条',
+        phrase(i + 2, 5),
+        phrase(i + 3, 3),
+        ['高', '中', '低'][i % 3],
+        first ? '是' : '',
+      ]).commit();
     }
     ws.commit();
   }
@@ -84,7 +107,9 @@ async function runRead(file: string) {
 /** Runs one part of the bench in a fresh process with the same runtime flags and returns its JSON line. */
 function child(part: string, ...args: string[]): any {
   const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), part, ...args], {
-    encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
@@ -122,8 +147,12 @@ async function main(): Promise<void> {
     console.log(`  bare exceljs read                ${figure(of(reads, 'bare'))}`);
     console.log(`  parseWorkbook                    ${figure(of(reads, 'parse'))}   ${(median(of(reads, 'parse')) / bare).toFixed(2)}× bare read`);
     console.log(`  peak RSS of the reading process  ${median(of(reads, 'rss'))} MB`);
-    console.log(`  parse in a kept worker thread    ${figure(of(reads, 'inWorker'))}   ${(median(of(reads, 'inWorker')) / median(of(reads, 'parse'))).toFixed(2)}× in the process`);
-    console.log(`  a new thread's first parse       ${figure(of(reads, 'threadStart'))}   (a one-row workbook: starting the thread, loading exceljs and the parser)`);
+    console.log(
+      `  parse in a kept worker thread    ${figure(of(reads, 'inWorker'))}   ${(median(of(reads, 'inWorker')) / median(of(reads, 'parse'))).toFixed(2)}× in the process`,
+    );
+    console.log(
+      `  a new thread's first parse       ${figure(of(reads, 'threadStart'))}   (a one-row workbook: starting the thread, loading exceljs and the parser)`,
+    );
     for (const [label, rs] of imports) {
       const commit = median(of(rs, 'commit'));
       const search = median(of(rs, 'search'));
@@ -131,7 +160,9 @@ async function main(): Promise<void> {
       console.log(`  upload (parse + store + preview) ${figure(of(rs, 'upload'))}   ${(median(of(rs, 'upload')) / bare).toFixed(2)}× bare read`);
       console.log(`  preview of the stored session    ${figure(of(rs, 'preview'))}   ${(median(of(rs, 'preview')) / bare).toFixed(2)}× bare read`);
       console.log(`  commit (${rs[0].permits} new permits)      ${figure(of(rs, 'commit'))}   ${Math.round(riskRows / (commit / 1000))} risk rows/s`);
-      console.log(`    of which search-index update   ${figure(of(rs, 'search'))}   (without it: ${Math.round(riskRows / ((commit - search) / 1000))} risk rows/s)`);
+      console.log(
+        `    of which search-index update   ${figure(of(rs, 'search'))}   (without it: ${Math.round(riskRows / ((commit - search) / 1000))} risk rows/s)`,
+      );
       console.log(`  commit again (all unchanged)     ${figure(of(rs, 'recommit'))}`);
       console.log(`  peak RSS of the import process   ${Math.max(...of(rs, 'rss'))} MB (highest round)`);
     }

@@ -34,7 +34,9 @@ export function shippedSources() {
 
 /** Where a source file lands in dist/. */
 export function distPathOf(source, dist = DIST) {
-  return join(dist, relative(SRC, source)).replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');
+  return join(dist, relative(SRC, source))
+    .replace(/\.ts$/, '.js')
+    .replace(/\.mts$/, '.mjs');
 }
 
 /** dist/ is missing, or a shipped file or a folder under src/ (a file added or removed) is newer than the last build. */
@@ -76,7 +78,14 @@ export async function buildServer() {
   rmSync(out, { recursive: true, force: true });
   const sources = shippedSources();
   const { options, errors } = ts.convertCompilerOptionsFromJson(
-    { ...ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config.compilerOptions, noEmit: false, allowJs: true, rootDir: SRC, outDir: out, noEmitOnError: true },
+    {
+      ...ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config.compilerOptions,
+      noEmit: false,
+      allowJs: true,
+      rootDir: SRC,
+      outDir: out,
+      noEmitOnError: true,
+    },
     ROOT,
   );
   const program = ts.createProgram({ rootNames: sources.filter(isCode), options });

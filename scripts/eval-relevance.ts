@@ -31,7 +31,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lawrisk-eval-'));
   const t0 = performance.now();
   const server = await startServer({
-    DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'eval.db')}`, DEMO_DATA: '1', ADMIN_PASSWORD: 'Eval-Admin-Pass-1', SEARCH_RATE_LIMIT: '0',
+    DATA_DIR: dir,
+    DATABASE_URL: `sqlite:${join(dir, 'eval.db')}`,
+    DEMO_DATA: '1',
+    ADMIN_PASSWORD: 'Eval-Admin-Pass-1',
+    SEARCH_RATE_LIMIT: '0',
   });
   try {
     const regions = (await (await fetch(`${server.base}${API}/v2/regions`)).json()) as { data: { regions: { id: string; code: string | null }[] } };
@@ -62,7 +66,9 @@ async function main(): Promise<void> {
       console.log(evalSetsReport(sets, details));
     }
     latencies.sort((a, b) => a - b);
-    console.log(`HTTP latency over ${latencies.length} queries: p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms`);
+    console.log(
+      `HTTP latency over ${latencies.length} queries: p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms`,
+    );
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -67,9 +67,15 @@ export const DEFAULT_PAGES_DIR = fileURLToPath(new URL('../web/dist/', import.me
 
 /** Credential headers (the session cookie above all) wherever a logged object holds headers. */
 const REDACTED_PATHS = [
-  'headers.cookie', 'headers.authorization', 'headers["set-cookie"]',
-  '*.headers.cookie', '*.headers.authorization', '*.headers["set-cookie"]',
-  '*.*.headers.cookie', '*.*.headers.authorization', '*.*.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["set-cookie"]',
+  '*.headers.cookie',
+  '*.headers.authorization',
+  '*.headers["set-cookie"]',
+  '*.*.headers.cookie',
+  '*.*.headers.authorization',
+  '*.*.headers["set-cookie"]',
 ];
 
 /**
@@ -133,14 +139,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerHttpMetrics(app, ctx);
   await app.register(cookie);
   await app.register(formbody);
-  await app.register(multipart, {
-    limits: { fileSize: config.importMaxBytes, ...MULTIPART_LIMITS },
-  });
+  await app.register(multipart, { limits: { fileSize: config.importMaxBytes, ...MULTIPART_LIMITS } });
   registerSecurityHeaders(app, config.trustProxy);
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: () => new AppError(429, '请求过于频繁，请稍后再试'),
-  });
+  await app.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, '请求过于频繁，请稍后再试') });
   await registerApiDocs(app, config);
 
   registerSessionResolver(app, ctx);

@@ -42,9 +42,7 @@ export interface Config {
   utcOffsetMinutes: number;
 }
 
-export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string; url: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseTarget = { kind: 'sqlite'; path: string; url: string } | { kind: 'postgres'; url: string };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,7 +98,8 @@ function offsetSetting(env: Env, name: string, def: string): number {
   if (raw === 'Z') return 0;
   const m = /^([+-])(\d{2}):(\d{2})$/.exec(raw);
   const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : NaN;
-  if (!m || Number(m[3]) >= 60 || Math.abs(minutes) > 14 * 60) throw new ConfigError(`${name} must be an offset from UTC such as +08:00 or -05:30 (got "${raw}")`);
+  if (!m || Number(m[3]) >= 60 || Math.abs(minutes) > 14 * 60)
+    throw new ConfigError(`${name} must be an offset from UTC such as +08:00 or -05:30 (got "${raw}")`);
   return minutes;
 }
 

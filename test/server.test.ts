@@ -36,7 +36,9 @@ describe('the server process', () => {
     expect(srv.output()).toContain(password);
 
     const login = await fetch(`${srv.base}${API}/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
     });
     expect(login.status).toBe(200);
     const body = (await login.json()) as { data: { user: Record<string, unknown> } };

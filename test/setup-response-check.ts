@@ -6,4 +6,3 @@ import { takeResponseProblems } from './helpers/openapi-check.js';
 afterEach(() => {
   expect(takeResponseProblems(), 'responses that contradict the OpenAPI document').toEqual([]);
 });
-

@@ -21,7 +21,10 @@ export const describeAnswer = (a: ApiAnswer) => `${a.status || 'no answer'} ${a.
 export class AdminClient {
   private cookie = '';
 
-  constructor(private readonly origin: string, private readonly api: string) {}
+  constructor(
+    private readonly origin: string,
+    private readonly api: string,
+  ) {}
 
   async login(username: string, password: string): Promise<void> {
     const res = await fetch(`${this.api}/auth/login`, {

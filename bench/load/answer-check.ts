@@ -11,11 +11,7 @@ const shown = (titles: string[]) => `[${titles.join(' | ')}]`;
  * `mustFind` names a permit the answer has to contain (an exact-name search of a permit that
  * is never deleted). Answers the violations found, each described in one line.
  */
-export function checkItems(
-  plan: LoadPlan,
-  items: RiskSubject[],
-  opts: { highestRound: number; mustFind: PlannedPermit | null },
-): string[] {
+export function checkItems(plan: LoadPlan, items: RiskSubject[], opts: { highestRound: number; mustFind: PlannedPermit | null }): string[] {
   const versioned = new Map(plan.versioned.map((p) => [p.name, p]));
   const restorable = new Map(plan.restorable.map((p) => [p.name, p]));
   const violations: string[] = [];

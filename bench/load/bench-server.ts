@@ -41,18 +41,33 @@ export async function startBenchServer(catalogue: Catalogue, scale?: ScaleOption
   try {
     if (catalogue === 'scale') {
       const written = await writeScaleCatalogue(dbPath, scaleDocs(scale ?? { permits: 100_000, risksPerPermit: 10 }));
-      console.log(`scale catalogue: ${written.regions} regions, ${written.permits} permits, ${written.risks} risks, ` +
-        `written in ${written.seconds.toFixed(1)} s`);
+      console.log(
+        `scale catalogue: ${written.regions} regions, ${written.permits} permits, ${written.risks} risks, ` + `written in ${written.seconds.toFixed(1)} s`,
+      );
     }
     const adminPassword = randomBytes(12).toString('base64url');
     const started = process.hrtime.bigint();
-    const proc = await startServer({
-      DATA_DIR: dir, DATABASE_URL: `sqlite:${dbPath}`, DEMO_DATA: catalogue === 'demo' ? '1' : '0',
-      ADMIN_PASSWORD: adminPassword, SEARCH_RATE_LIMIT: '0', IMPORT_RATE_LIMIT: '0', LOG_LEVEL: 'warn', ...env,
-    }, { healthyWithinMs: STARTUP_LIMIT_MS });
+    const proc = await startServer(
+      {
+        DATA_DIR: dir,
+        DATABASE_URL: `sqlite:${dbPath}`,
+        DEMO_DATA: catalogue === 'demo' ? '1' : '0',
+        ADMIN_PASSWORD: adminPassword,
+        SEARCH_RATE_LIMIT: '0',
+        IMPORT_RATE_LIMIT: '0',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      { healthyWithinMs: STARTUP_LIMIT_MS },
+    );
     const startupSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     return {
-      proc, base: proc.base, api: `${proc.base}${API}`, adminPassword, dbPath, startupSeconds,
+      proc,
+      base: proc.base,
+      api: `${proc.base}${API}`,
+      adminPassword,
+      dbPath,
+      startupSeconds,
       async stop() {
         await proc.stop();
       },

@@ -17,10 +17,12 @@ export interface ExpectedState {
 export function compareDatabase(dbPath: string, plan: LoadPlan, expected: ExpectedState): string[] {
   const db = new SqliteDatabase(dbPath, { readonly: true });
   try {
-    const rows = db.prepare(
-      `select p.name, r.title from permits p join regions g on g.id = p.region_id
+    const rows = db
+      .prepare(
+        `select p.name, r.title from permits p join regions g on g.id = p.region_id
        left join risks r on r.permit_id = p.id where g.name = ? order by p.id, r.position`,
-    ).all(plan.region.name) as { name: string; title: string | null }[];
+      )
+      .all(plan.region.name) as { name: string; title: string | null }[];
     const actual = new Map<string, string[]>();
     for (const row of rows) {
       const titles = actual.get(row.name) ?? [];

@@ -59,13 +59,25 @@ export class LoadPlan {
     ws.addRow(COLUMNS.map((c) => c.canonical));
     const block = (p: PlannedPermit, titles: string[]) =>
       titles.forEach((title, j) => {
-        const permit: Partial<Record<FieldKey, string>> = j > 0 ? {} : {
-          region: this.region.name, themes: this.theme, permitName: p.name, permitCode: p.code, implementationLevel: '县级',
-          approvalDepartments: '负载校验审批局', contactInfo: '0826-0000000',
-        };
+        const permit: Partial<Record<FieldKey, string>> =
+          j > 0
+            ? {}
+            : {
+                region: this.region.name,
+                themes: this.theme,
+                permitName: p.name,
+                permitCode: p.code,
+                implementationLevel: '县级',
+                approvalDepartments: '负载校验审批局',
+                contactInfo: '0826-0000000',
+              };
         const risk: Partial<Record<FieldKey, string>> = {
-          riskType: '程序风险', riskPoint: `${title}\n未按规定办理第${j + 1}项手续的后果说明`,
-          legalBasis: '《行政许可法》第八十一条', consequence: '责令改正', prevention: '按规定办理', level: ['高', '中', '低'][j % 3],
+          riskType: '程序风险',
+          riskPoint: `${title}\n未按规定办理第${j + 1}项手续的后果说明`,
+          legalBasis: '《行政许可法》第八十一条',
+          consequence: '责令改正',
+          prevention: '按规定办理',
+          level: ['高', '中', '低'][j % 3],
         };
         const values: Partial<Record<FieldKey, string>> = { ...permit, ...risk };
         ws.addRow(COLUMNS.map((c) => values[c.field] ?? ''));

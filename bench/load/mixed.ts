@@ -73,9 +73,7 @@ async function importRound(admin: AdminClient, round: number): Promise<boolean> 
     run.errors.push(`upload of round ${round}: findings ${JSON.stringify(up.json.data.findings).slice(0, 500)}`);
     return false;
   }
-  const commit = await admin.send('POST', '/admin/permit-import/commit', {
-    session_id: up.json.data.session_id, change_summary: `负载校验第${round}轮`,
-  });
+  const commit = await admin.send('POST', '/admin/permit-import/commit', { session_id: up.json.data.session_id, change_summary: `负载校验第${round}轮` });
   if (!record('import commit', commit)) return false;
   run.lastRound = round;
   return true;
@@ -131,7 +129,10 @@ function checkQueries(): CheckQuery[] {
   return [
     { body: { query: '负载校验许可' }, mustFind: null },
     { body: { query: '负载恢复许可', region }, mustFind: null },
-    ...plan.versioned.flatMap((p) => [{ body: { query: p.name }, mustFind: p }, { body: { query: p.name, region }, mustFind: p }]),
+    ...plan.versioned.flatMap((p) => [
+      { body: { query: p.name }, mustFind: p },
+      { body: { query: p.name, region }, mustFind: p },
+    ]),
     ...plan.restorable.map((p) => ({ body: { query: p.name, region }, mustFind: null })),
   ];
 }
@@ -206,7 +207,10 @@ function printList(title: string, lines: string[], most = 30): void {
   if (lines.length > most) console.log(`  … and ${lines.length - most} more`);
 }
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 console.log(`${catalogue} catalogue; ${connections} connections for ${seconds} s; ${cpus().length} CPUs, load average ${load()}`);
 const server = await startBenchServer(catalogue, scale);
 try {
@@ -214,23 +218,23 @@ try {
   const admin = new AdminClient(server.base, server.api);
   await admin.login('admin', server.adminPassword);
   const { regionId, ids, checkpointsBefore } = await setUp(admin);
-  console.log(`${plan.versioned.length} permits re-imported per round, ${plan.restorable.length} deleted and restored, ` +
-    `${checkers} checking clients`);
+  console.log(`${plan.versioned.length} permits re-imported per round, ${plan.restorable.length} deleted and restored, ` + `${checkers} checking clients`);
 
   const requests = devQueryRequests(ACCEPT_GZIP);
   const searchLoad = runLoad({ url: `${server.api}/v2`, connections, duration: seconds, requests }).finally(() => {
     run.running = false;
   });
   await Promise.all([
-    searchLoad, importLoop(admin), deleteRestoreLoop(admin, regionId, ids), checkpointLoop(admin),
+    searchLoad,
+    importLoop(admin),
+    deleteRestoreLoop(admin, regionId, ids),
+    checkpointLoop(admin),
     ...Array.from({ length: checkers }, (_, w) => checkerLoop(server.api, w)),
   ]);
   const search = await searchLoad;
   await finalSearches(server.api);
   await server.stop();
-  const diffs = compareDatabase(server.dbPath, plan, {
-    lastRound: run.lastRound, present: run.present, checkpoints: checkpointsBefore + run.checkpoints,
-  });
+  const diffs = compareDatabase(server.dbPath, plan, { lastRound: run.lastRound, present: run.present, checkpoints: checkpointsBefore + run.checkpoints });
   run.violations.push(...diffs.map((d) => `final database: ${d}`));
 
   console.log('\noperations that succeeded:');

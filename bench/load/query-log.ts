@@ -18,7 +18,10 @@ const connections = numberOption('connections', 50);
 const seconds = numberOption('seconds', 15);
 const rounds = numberOption('rounds', 4);
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 console.log(`${connections} connections, ${rounds} × ${seconds} s per setting; ${cpus().length} CPUs, load average ${load()}`);
 const off = await startBenchServer('demo', undefined, { QUERY_LOG_DAYS: '0' });
 const on = await startBenchServer('demo', undefined, { QUERY_LOG_DAYS: '90' });
@@ -31,7 +34,10 @@ try {
   await run(off);
   await run(on);
   for (let r = 0; r < rounds; r++) {
-    for (const [name, server] of [['off', off], ['on', on]] as const) {
+    for (const [name, server] of [
+      ['off', off],
+      ['on', on],
+    ] as const) {
       const result = await run(server);
       results[name].push(result);
       failed += failures(result);
@@ -47,7 +53,9 @@ const logged = new Database(on.dbPath, { readonly: true }).prepare('select count
 await on.dispose();
 const mean = (rs: LoadResult[]) => rs.reduce((s, r) => s + r.requests.average, 0) / rs.length;
 const total = (rs: LoadResult[]) => rs.reduce((s, r) => s + r.requests.total, 0);
-console.log(`\nmean req/s: off ${mean(results.off).toFixed(0)}, on ${mean(results.on).toFixed(0)}; on ÷ off ${(mean(results.on) / mean(results.off)).toFixed(3)} (target ≥ 0.95)`);
+console.log(
+  `\nmean req/s: off ${mean(results.off).toFixed(0)}, on ${mean(results.on).toFixed(0)}; on ÷ off ${(mean(results.on) / mean(results.off)).toFixed(3)} (target ≥ 0.95)`,
+);
 console.log(`entries in the log: ${logged.n} (requests answered with it on: ${total(results.on)} counted + the warm-up)`);
 console.log(`load average at the end: ${load()}`);
 console.log(failed === 0 ? 'zero errors, timeouts and non-2xx answers' : `FAILED: ${failed} errors, timeouts or non-2xx answers`);

@@ -52,12 +52,21 @@ export async function writeScaleCatalogue(path: string, docs: SearchDoc[]): Prom
     const theme = insert('themes', ['id', 'name', 'created_at']);
     const regionTheme = insert('region_themes', ['region_id', 'theme_id']);
     const department = insert('approval_departments', ['id', 'name']);
-    const permit = insert('permits', ['id', 'region_id', 'code', 'name', 'implementation_level', 'internal_contact',
-      'contact_info', 'visible', 'created_at', 'updated_at']);
+    const permit = insert('permits', [
+      'id',
+      'region_id',
+      'code',
+      'name',
+      'implementation_level',
+      'internal_contact',
+      'contact_info',
+      'visible',
+      'created_at',
+      'updated_at',
+    ]);
     const permitTheme = insert('permit_themes', ['permit_id', 'theme_id']);
     const permitDepartment = insert('permit_approval_departments', ['permit_id', 'approval_department_id', 'position']);
-    const risk = insert('risks', ['permit_id', 'position', 'risk_type', 'title', 'description', 'legal_basis',
-      'consequence', 'prevention', 'level']);
+    const risk = insert('risks', ['permit_id', 'position', 'risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level']);
 
     const regions = new Ids();
     const themes = new Ids();
@@ -69,8 +78,7 @@ export async function writeScaleCatalogue(path: string, docs: SearchDoc[]): Prom
         const permitId = i + 1;
         const r = regions.id(d.regionId);
         if (r.isNew) region.run(r.id, d.regionId, d.regionName, now);
-        permit.run(permitId, r.id, d.code, d.name, d.implementationLevel, d.internalContact, d.contactInfo,
-          d.visible ? 1 : 0, now, now);
+        permit.run(permitId, r.id, d.code, d.name, d.implementationLevel, d.internalContact, d.contactInfo, d.visible ? 1 : 0, now, now);
         for (const name of new Set(d.themes.map((t) => t.name))) {
           const t = themes.id(name);
           if (t.isNew) theme.run(t.id, name, now);

@@ -19,7 +19,10 @@ const scale = { permits: numberOption('permits', 100_000), risksPerPermit: numbe
 const which = choiceOption('catalogue', ['both', ...CATALOGUES], 'both');
 const catalogues: Catalogue[] = which === 'both' ? [...CATALOGUES] : [which];
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 console.log(`${connections} connections, ${seconds} s per route; ${cpus().length} CPUs, load average ${load()}`);
 let failed = 0;
 for (const catalogue of catalogues) {

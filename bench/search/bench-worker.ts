@@ -74,7 +74,9 @@ async function main(): Promise<void> {
     // Progress for the runner: a peer too slow to finish still leaves a figure.
     if ((i + 1) % 500 === 0) {
       const done = times.slice(0, i + 1).sort();
-      process.stderr.write(`${i + 1} queries in ${((performance.now() - queryStart) / 1000).toFixed(0)} s, p50 ${percentile(done, 0.5).toFixed(1)} ms, p99 ${percentile(done, 0.99).toFixed(1)} ms so far\n`);
+      process.stderr.write(
+        `${i + 1} queries in ${((performance.now() - queryStart) / 1000).toFixed(0)} s, p50 ${percentile(done, 0.5).toFixed(1)} ms, p99 ${percentile(done, 0.99).toFixed(1)} ms so far\n`,
+      );
     }
   });
   times.sort();
@@ -84,10 +86,22 @@ async function main(): Promise<void> {
   if (corpusKind !== 'scale') {
     const outcomes = runQueries(corpus, dev, (q, regionIds) => engine.search(q, regionIds));
     const s = summarise(outcomes);
-    relevance = { mrr10: s.overall.mrr10, recall5: s.overall.recall5, ndcg10: s.overall.ndcg10, zeroResultRate: s.overall.zeroRate, negativeNoMatch: s.negatives.noMatchRate };
+    relevance = {
+      mrr10: s.overall.mrr10,
+      recall5: s.overall.recall5,
+      ndcg10: s.overall.ndcg10,
+      zeroResultRate: s.overall.zeroRate,
+      negativeNoMatch: s.negatives.noMatchRate,
+    };
     for (const set of runEvalSets(corpus, (q, regionIds) => engine.search(q, regionIds))) {
       const m = summarise(set.outcomes);
-      bySet[set.name] = { mrr10: m.overall.mrr10, recall5: m.overall.recall5, ndcg10: m.overall.ndcg10, zeroRate: m.overall.zeroRate, noMatch: m.negatives.noMatchRate };
+      bySet[set.name] = {
+        mrr10: m.overall.mrr10,
+        recall5: m.overall.recall5,
+        ndcg10: m.overall.ndcg10,
+        zeroRate: m.overall.zeroRate,
+        noMatch: m.negatives.noMatchRate,
+      };
     }
   }
   const mb = (x: number) => Math.round(x / 1e6);

@@ -56,7 +56,9 @@ function run(engine: string, corpus: string): Row {
     const built = stderr.match(/built in [^\n]*/g)?.pop();
     const queried = stderr.match(/\d+ queries in [^\n]*/g)?.pop();
     const progress = built && queried ? `${built}; ${queried}` : built;
-    const why = r.error ? `${(r.error as NodeJS.ErrnoException).code ?? r.error} after ${WORKER_TIMEOUT_MS / 60_000} min` : `exit ${r.status}: ${stderr.slice(-300)}`;
+    const why = r.error
+      ? `${(r.error as NodeJS.ErrnoException).code ?? r.error} after ${WORKER_TIMEOUT_MS / 60_000} min`
+      : `exit ${r.status}: ${stderr.slice(-300)}`;
     return { engine, corpus, error: `${why}${progress ? ` (${progress})` : ' (build not finished)'}` };
   }
 }
@@ -123,6 +125,8 @@ for (const corpus of scale ? ['real', 'scale'] : ['real']) {
   const base = baselineDir ? rows.get(`baseline:${baselineDir}`) : undefined;
   if (ours && base && !ours.error && !base.error) {
     const ratio = (a?: number, b?: number) => (a && b ? (a / b).toFixed(2) : '-');
-    console.log(`ours / baseline ${baselineRef}: build ${ratio(ours.buildMs, base.buildMs)}×, p50 ${ratio(ours.p50Ms, base.p50Ms)}×, p99 ${ratio(ours.p99Ms, base.p99Ms)}×, p99.9 ${ratio(ours.p999Ms, base.p999Ms)}×`);
+    console.log(
+      `ours / baseline ${baselineRef}: build ${ratio(ours.buildMs, base.buildMs)}×, p50 ${ratio(ours.p50Ms, base.p50Ms)}×, p99 ${ratio(ours.p99Ms, base.p99Ms)}×, p99.9 ${ratio(ours.p999Ms, base.p999Ms)}×`,
+    );
   }
 }

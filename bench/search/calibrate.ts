@@ -20,12 +20,21 @@ const saved = { mean: P.minExplained, strongest: P.minStrongest };
 P.minExplained = 0;
 P.minStrongest = 0;
 const rows: { id: string; query: string; positive: boolean; explained: number; strongest: number; relevantTop: boolean }[] = [];
-for (const q of evalSetQueries().filter((s) => s.tuned).flatMap((s) => s.outcomes)) {
+for (const q of evalSetQueries()
+  .filter((s) => s.tuned)
+  .flatMap((s) => s.outcomes)) {
   const text = q.query;
   const res = index.search(text, { regionIds: regionFilter(corpus, q.region), debug: true });
   const best = res.hits[0];
   const grades = new Set(q.relevant.map((r) => r.key));
-  rows.push({ id: q.id, query: text, positive: q.relevant.length > 0, explained: best?.explain?.explained ?? 0, strongest: best?.explain?.strongest ?? 0, relevantTop: best ? grades.has(best.doc.permitId) : false });
+  rows.push({
+    id: q.id,
+    query: text,
+    positive: q.relevant.length > 0,
+    explained: best?.explain?.explained ?? 0,
+    strongest: best?.explain?.strongest ?? 0,
+    relevantTop: best ? grades.has(best.doc.permitId) : false,
+  });
 }
 P.minExplained = saved.mean;
 P.minStrongest = saved.strongest;
@@ -39,8 +48,12 @@ console.log('strongest \\ mean ' + means.map((m) => m.toFixed(2).padStart(11)).j
 for (const st of [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9]) {
   const cells = means.map((m) => {
     const refused = (r: (typeof rows)[number]) => r.explained < m || r.strongest < st;
-    return `${pos.filter(refused).length / pos.length < 0.1 ? ' ' : ''}${(pos.filter(refused).length / pos.length).toFixed(2)}/${(neg.filter(refused).length / neg.length).toFixed(2)}`.padStart(11);
+    return `${pos.filter(refused).length / pos.length < 0.1 ? ' ' : ''}${(pos.filter(refused).length / pos.length).toFixed(2)}/${(neg.filter(refused).length / neg.length).toFixed(2)}`.padStart(
+      11,
+    );
   });
   console.log(`${st.toFixed(2).padStart(17)} ${cells.join('')}`);
 }
-if (list) for (const r of rows.sort((a, b) => a.explained - b.explained)) console.log(`${r.explained.toFixed(3)} ${r.strongest.toFixed(3)} ${r.positive ? 'pos' : 'NEG'} ${r.relevantTop ? 'top-ok' : '      '} ${r.id} ${r.query}`);
+if (list)
+  for (const r of rows.sort((a, b) => a.explained - b.explained))
+    console.log(`${r.explained.toFixed(3)} ${r.strongest.toFixed(3)} ${r.positive ? 'pos' : 'NEG'} ${r.relevantTop ? 'top-ok' : '      '} ${r.id} ${r.query}`);

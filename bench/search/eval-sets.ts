@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { LabelledQuery, QueryOutcome } from '../../src/modules/search/engine/relevance-metrics.js';
-import { CHECK2_QUERIES_PATH, CHECK_QUERIES_PATH, DEV_QUERIES_PATH, loadQueries, regionFilter, TUNE2_QUERIES_PATH, TUNE_QUERIES_PATH, type CorpusFile } from './corpus.js';
+import {
+  CHECK2_QUERIES_PATH,
+  CHECK_QUERIES_PATH,
+  DEV_QUERIES_PATH,
+  loadQueries,
+  regionFilter,
+  TUNE2_QUERIES_PATH,
+  TUNE_QUERIES_PATH,
+  type CorpusFile,
+} from './corpus.js';
 import { detailLines, halves, summaryLines, type SearchFn } from './relevance-run.js';
 
 /**

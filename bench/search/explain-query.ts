@@ -14,7 +14,13 @@ for (const query of queries) {
   const res = index.search(query, { debug: true, regionIds: regions.length ? regions : null });
   const d = res.debug!;
   console.log(`\n### ${query}  → ${d.normalizedQuery}  ${JSON.stringify(d.timingsUs)}${d.noMatch ? '  NO_MATCH: ' + d.noMatch : ''}`);
-  for (const c of d.concepts) console.log(`  [${c.kind} ${c.weight}] ${c.text}: ${c.alternatives.slice(0, 8).map((a) => `${a.text}(${a.origin[0]}${a.weight})`).join(' ')}${c.alternatives.length > 8 ? ' …' : ''}`);
+  for (const c of d.concepts)
+    console.log(
+      `  [${c.kind} ${c.weight}] ${c.text}: ${c.alternatives
+        .slice(0, 8)
+        .map((a) => `${a.text}(${a.origin[0]}${a.weight})`)
+        .join(' ')}${c.alternatives.length > 8 ? ' …' : ''}`,
+    );
   for (const h of res.hits.slice(0, 8)) {
     const e = h.explain!;
     console.log(`${h.score.toFixed(3).padStart(8)} ${h.doc.permitId} ${h.doc.name.slice(0, 40)} x${e.explained} n${e.nameShare}${e.stageMatch ? ' s' : ''}`);

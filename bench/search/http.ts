@@ -33,11 +33,13 @@ async function main(): Promise<void> {
     let nextDistinct = 0;
     const uncached = await run({
       url: `${server.api}/v2`,
-      requests: [{
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...gzip },
-        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: distinct[nextDistinct++ % distinct.length] }),
-      }],
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...gzip },
+          setupRequest: (req: Record<string, unknown>) => ({ ...req, body: distinct[nextDistinct++ % distinct.length] }),
+        },
+      ],
     });
     console.log(line('/test-simple', simple));
     console.log(line('/v2', search));

@@ -27,7 +27,8 @@ export function auditKnowledge(corpus: CorpusFile, kb: KnowledgeBase, only: stri
     else if (f.relation === 'alias') aliasMatches.set(f.source, matched);
   }
   for (const f of kb.departmentFacts.filter((x) => inFile(x.source))) {
-    if (!departmentNames.some((d) => matchesPattern(f.pattern, nameKey(d)))) problems.push(`${f.source}: department key "${f.pattern.text}" matches no approving department`);
+    if (!departmentNames.some((d) => matchesPattern(f.pattern, nameKey(d))))
+      problems.push(`${f.source}: department key "${f.pattern.text}" matches no approving department`);
   }
   // The other services' words must not name a permit of the catalogue, nor be a whole phrase of a
   // permit's knowledge (inside a longer phrase they may be: 刷身份证上网 is about internet cafés).

@@ -28,7 +28,9 @@ for (const n of audit.names.filter((x) => !audit.covered.has(x))) {
 const inFile = (source: string) => only === null || source.startsWith(only + ':');
 const facts = kb.permitFacts.filter((f) => inFile(f.source));
 const phraseCount = facts.reduce((s, f) => s + f.phrases.length, 0);
-console.log(`\n${facts.length} permit facts (${phraseCount} phrases), ${kb.departmentFacts.length} department facts, ${kb.outsideFacts.length} other-service facts; ${audit.problems.length} problems`);
+console.log(
+  `\n${facts.length} permit facts (${phraseCount} phrases), ${kb.departmentFacts.length} department facts, ${kb.outsideFacts.length} other-service facts; ${audit.problems.length} problems`,
+);
 console.log(`visible permit names covered by 俗称 or 主要: ${audit.covered.size} of ${audit.names.length}`);
 for (const [dept, list] of [...byDepartment].sort()) console.log(`  not covered, ${dept} (${list.length}): ${list.join(' / ')}`);
 process.exitCode = audit.problems.length > 0 ? 1 : 0;

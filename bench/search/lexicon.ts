@@ -56,7 +56,9 @@ const base = { p50: pct(times[0], 0.5), p99: pct(times[0], 0.99) };
 variants.forEach((v, i) => {
   const p50 = pct(times[i], 0.5);
   const p99 = pct(times[i], 0.99);
-  console.log(`${v.name.padEnd(15)} p50 ${(p50 * 1000).toFixed(0).padStart(5)} µs  p99 ${(p99 * 1000).toFixed(0).padStart(6)} µs  ×${(p50 / base.p50).toFixed(2)} / ×${(p99 / base.p99).toFixed(2)}`);
+  console.log(
+    `${v.name.padEnd(15)} p50 ${(p50 * 1000).toFixed(0).padStart(5)} µs  p99 ${(p99 * 1000).toFixed(0).padStart(6)} µs  ×${(p50 / base.p50).toFixed(2)} / ×${(p99 / base.p99).toFixed(2)}`,
+  );
 });
 
 const live = variants[0].index;
@@ -67,4 +69,6 @@ console.log(`apply one alias by code in place: ${(performance.now() - t0).toFixe
 const everywhere = new AdminLexicon({ ...NO_RULES, aliases: [{ phrases: ['嗷呜嗷呜'], code: null, pattern: '许可', regionId: null }] });
 const t1 = performance.now();
 live.setLexicon(everywhere);
-console.log(`apply an alias by a pattern matching ${live.documents().filter((d) => d.name.includes('许可')).length} of ${live.size} permits in place: ${(performance.now() - t1).toFixed(0)} ms`);
+console.log(
+  `apply an alias by a pattern matching ${live.documents().filter((d) => d.name.includes('许可')).length} of ${live.size} permits in place: ${(performance.now() - t1).toFixed(0)} ms`,
+);

@@ -29,6 +29,8 @@ for (let round = 1; round <= 5; round++) {
   }
   const p = (x: number) => plain.sort((a, b) => a - b)[Math.floor(x * plain.length)].toFixed(0);
   p50s.push(Number(p(0.5)));
-  console.log(`round ${round}: median µs analyze ${median(phases.analyze)}, retrieve ${median(phases.retrieve)}, rank ${median(phases.rank)}; search p50 ${p(0.5)} µs, p99 ${p(0.99)} µs`);
+  console.log(
+    `round ${round}: median µs analyze ${median(phases.analyze)}, retrieve ${median(phases.retrieve)}, rank ${median(phases.rank)}; search p50 ${p(0.5)} µs, p99 ${p(0.99)} µs`,
+  );
 }
 console.log(`best round: search p50 ${Math.min(...p50s)} µs`);

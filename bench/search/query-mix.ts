@@ -30,8 +30,8 @@ export function latencyQueries(docs: SearchDoc[], dev: LatencyQuery[], total = 1
     () => fragment(pick(pick(visible).risks)?.title ?? '', 4, 8),
     () => `${fragment(pick(pick(visible).risks)?.title ?? '', 2, 4)} ${fragment(pick(pick(visible).risks)?.title ?? '', 2, 4)}`,
     () => `我想${fragment(pick(visible).name, 2, 5)}需要办什么证`,
-    () => (pinyin(fragment(pick(visible).name, 2, 4), { toneType: 'none', type: 'array', v: true })).join(''),
-    () => (pinyin(fragment(pick(visible).name, 3, 5), { pattern: 'first', toneType: 'none', type: 'array' })).join(''),
+    () => pinyin(fragment(pick(visible).name, 2, 4), { toneType: 'none', type: 'array', v: true }).join(''),
+    () => pinyin(fragment(pick(visible).name, 3, 5), { pattern: 'first', toneType: 'none', type: 'array' }).join(''),
   ];
   const generated: LatencyQuery[] = [];
   for (let i = 0; i < 1000; i++) {

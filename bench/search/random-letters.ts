@@ -8,7 +8,7 @@ import { SearchIndex } from '../../src/modules/search/engine/index.js';
 import { corpusDocs, loadCorpus } from './corpus.js';
 const index = SearchIndex.build(corpusDocs(loadCorpus()));
 let seed = 20261125;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 for (const len of [4, 5, 6, 7, 8]) {
   let answered = 0;
   const N = 200;

@@ -15,10 +15,7 @@ const idNumber = (id: string) => Number(id.replace(/\D/g, ''));
  * tuning-half query (odd id), never because of a checking-half one (even id).
  */
 export function halves(outcomes: QueryOutcome[]): { tuning: QueryOutcome[]; checking: QueryOutcome[] } {
-  return {
-    tuning: outcomes.filter((o) => idNumber(o.query.id) % 2 === 1),
-    checking: outcomes.filter((o) => idNumber(o.query.id) % 2 === 0),
-  };
+  return { tuning: outcomes.filter((o) => idNumber(o.query.id) % 2 === 1), checking: outcomes.filter((o) => idNumber(o.query.id) % 2 === 0) };
 }
 
 const f3 = (x: number) => (Number.isNaN(x) ? '  -  ' : x.toFixed(3));
@@ -45,7 +42,13 @@ export function detailLines(outcomes: QueryOutcome[]): string[] {
     const grades = new Map(o.query.relevant.map((r) => [r.key, r.grade]));
     const figures = s.negative ? 'negative answered' : `rr=${s.rr.toFixed(2)} r5=${s.recall5.toFixed(2)} ndcg=${s.ndcg.toFixed(2)}`;
     lines.push(`${o.query.id} ${o.query.type} ${o.query.query} ${figures} hits=${o.ranked.length}`);
-    lines.push('    got: ' + o.ranked.slice(0, 6).map((k) => `${k}(${grades.get(k) ?? 0})`).join(' '));
+    lines.push(
+      '    got: ' +
+        o.ranked
+          .slice(0, 6)
+          .map((k) => `${k}(${grades.get(k) ?? 0})`)
+          .join(' '),
+    );
   }
   return lines;
 }

@@ -52,7 +52,12 @@ for (let run = 1; run <= RUNS; run++) {
   const full = start();
   const size = statSync(SNAPSHOT).size;
   const loaded = start();
-  if (!loaded.notes.some((n) => n.includes('loaded from its snapshot'))) throw new Error(`the second start did not load the snapshot: ${loaded.notes.join(' / ')}`);
-  console.log(`| ${run} | full build (no snapshot) | ${s(full.readyMs)} | ${mb(full.heapBytes)} | ${mb(full.heapWrittenBytes)} | ${s(full.writeMs)} | ${mb(size)} |`);
-  console.log(`| ${run} | from the snapshot | ${s(loaded.readyMs)} (${(loaded.readyMs / full.readyMs).toFixed(2)}× the full build) | ${mb(loaded.heapBytes)} | | | |`);
+  if (!loaded.notes.some((n) => n.includes('loaded from its snapshot')))
+    throw new Error(`the second start did not load the snapshot: ${loaded.notes.join(' / ')}`);
+  console.log(
+    `| ${run} | full build (no snapshot) | ${s(full.readyMs)} | ${mb(full.heapBytes)} | ${mb(full.heapWrittenBytes)} | ${s(full.writeMs)} | ${mb(size)} |`,
+  );
+  console.log(
+    `| ${run} | from the snapshot | ${s(loaded.readyMs)} (${(loaded.readyMs / full.readyMs).toFixed(2)}× the full build) | ${mb(loaded.heapBytes)} | | | |`,
+  );
 }

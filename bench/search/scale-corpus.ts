@@ -35,13 +35,15 @@ export function scaleCorpus(real: SearchDoc[], permits = 100_000, risksPerPermit
       const pool = [...d.risks];
       const related = byDept.get(d.approvalDepartments[0] ?? '') ?? allRisks;
       while (pool.length < risksPerPermit) pool.push(pick(related.length > 3 ? related : allRisks));
-      const risks = pool.slice(0, risksPerPermit).map((risk, i) => ({
-        ...risk,
-        id: `${permitId}:r${i + 1}`,
-        title: rnd() < 0.2 ? `${risk.title}（${pick(['初次', '再次', '多次', '情节较重'])}）` : risk.title,
-        description: perturb(risk.description, regionName),
-        consequence: rnd() < 0.3 ? changeAmounts(risk.consequence) : risk.consequence,
-      }));
+      const risks = pool
+        .slice(0, risksPerPermit)
+        .map((risk, i) => ({
+          ...risk,
+          id: `${permitId}:r${i + 1}`,
+          title: rnd() < 0.2 ? `${risk.title}（${pick(['初次', '再次', '多次', '情节较重'])}）` : risk.title,
+          description: perturb(risk.description, regionName),
+          consequence: rnd() < 0.3 ? changeAmounts(risk.consequence) : risk.consequence,
+        }));
       out.push({ ...d, permitId, regionId, regionName, risks });
     }
   }
@@ -73,7 +75,10 @@ export function scaleCorpus(real: SearchDoc[], permits = 100_000, risksPerPermit
 }
 
 function splitClauses(text: string): string[] {
-  return text.split(/[，；。]/).map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(/[，；。]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Small seeded PRNG (mulberry32): same corpus and queries on every run. */

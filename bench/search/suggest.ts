@@ -24,7 +24,14 @@ const index = SearchIndex.build(docs);
 console.log(`${scale ? 'scale' : 'real'} catalogue: ${docs.length} permits, index built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 let version = 1;
-const holder = { get current() { return index; }, get version() { return version; } } as unknown as SearchIndexHolder;
+const holder = {
+  get current() {
+    return index;
+  },
+  get version() {
+    return version;
+  },
+} as unknown as SearchIndexHolder;
 // The query log is off: the popular questions are a list read every ten minutes, not what is measured.
 const ctx = { now: () => Date.now(), config: { queryLogDays: 0 } } as unknown as AppContext;
 const suggester = new Suggester(ctx, holder);
@@ -63,5 +70,7 @@ const us = (ms: number) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
 const line = (name: string, xs: number[]) => `${name.padEnd(26)} p50 ${us(pct(xs, 0.5))}  p99 ${us(pct(xs, 0.99))}`;
 console.log(line(`suggest (${typed.length} texts)`, suggestTimes));
 console.log(line(`search (${dev.length} questions)`, searchTimes));
-console.log(`suggest ÷ search: p50 ×${(pct(suggestTimes, 0.5) / pct(searchTimes, 0.5)).toFixed(2)}, p99 ×${(pct(suggestTimes, 0.99) / pct(searchTimes, 0.99)).toFixed(2)}`);
+console.log(
+  `suggest ÷ search: p50 ×${(pct(suggestTimes, 0.5) / pct(searchTimes, 0.5)).toFixed(2)}, p99 ×${(pct(suggestTimes, 0.99) / pct(searchTimes, 0.99)).toFixed(2)}`,
+);
 console.log(`candidates made again after a change: ${builds.map((b) => `${b.toFixed(0)} ms`).join(', ')}`);

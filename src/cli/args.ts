@@ -26,12 +26,7 @@ function usageMessage(err: unknown): string {
 /** Strict parsing: an unknown option or a missing value is a usage error, never ignored. */
 export function parseCommandLine(args: string[], options: OptionSpec): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
     return { values: values, positionals };
   } catch (err) {
     throw new UsageError(usageMessage(err));

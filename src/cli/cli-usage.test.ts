@@ -21,17 +21,25 @@ function expectOneLine(stderr: string, line: string) {
 }
 
 describe('the lawrisk command line: help and arguments', () => {
-  it('lists every command with --help, through the real bin', async () => {
-    const run = await runBin(['--help']);
-    expect(run.code).toBe(0);
-    for (const c of COMMANDS) expect(run.stdout).toContain(`  ${c.synopsis}`);
-    expect(run.stdout).toContain('Exit status: 0 done, 1 failed, 2 bad arguments or settings, 3 database unavailable.');
-    expect(run.stderr).toBe('');
-  }, CHILD_PROCESSES);
+  it(
+    'lists every command with --help, through the real bin',
+    async () => {
+      const run = await runBin(['--help']);
+      expect(run.code).toBe(0);
+      for (const c of COMMANDS) expect(run.stdout).toContain(`  ${c.synopsis}`);
+      expect(run.stdout).toContain('Exit status: 0 done, 1 failed, 2 bad arguments or settings, 3 database unavailable.');
+      expect(run.stderr).toBe('');
+    },
+    CHILD_PROCESSES,
+  );
 
   it('describes each command and its options with <command> --help and help <command>', async () => {
     for (const c of COMMANDS) {
-      for (const args of [[c.name, '--help'], [c.name, '-h'], ['help', c.name]]) {
+      for (const args of [
+        [c.name, '--help'],
+        [c.name, '-h'],
+        ['help', c.name],
+      ]) {
         const run = await runInProcess(args);
         expect(run.code, args.join(' ')).toBe(0);
         expect(run.stdout.startsWith(`Usage: lawrisk ${c.name}`), args.join(' ')).toBe(true);
@@ -87,15 +95,22 @@ describe('the lawrisk command line: help and arguments', () => {
     expectOneLine(run.stderr, 'lawrisk import: file not found: no-such-workbook.xlsx');
   });
 
-  it('fails with status 3 when the database cannot be reached or does not exist, never showing the password', async () => {
-    const port = await closedPort();
-    const run = await runBin(['checkpoint', 'list'], { env: { DATABASE_URL: `postgres://lawrisk:s3cret@127.0.0.1:${port}/lawrisk` } });
-    expect(run.code).toBe(3);
-    expectOneLine(run.stderr, `lawrisk checkpoint: database unavailable (postgres://lawrisk:***@127.0.0.1:${port}/lawrisk): connect ECONNREFUSED 127.0.0.1:${port}`);
-    const missing = await runInProcess(['reindex'], { env: { DATABASE_URL: 'sqlite:/nonexistent/dir/lawrisk.db' } });
-    expect(missing.code).toBe(3);
-    expectOneLine(missing.stderr, 'lawrisk reindex: no database file at /nonexistent/dir/lawrisk.db (set DATABASE_URL, or create it with "lawrisk migrate")');
-  }, CHILD_PROCESSES);
+  it(
+    'fails with status 3 when the database cannot be reached or does not exist, never showing the password',
+    async () => {
+      const port = await closedPort();
+      const run = await runBin(['checkpoint', 'list'], { env: { DATABASE_URL: `postgres://lawrisk:s3cret@127.0.0.1:${port}/lawrisk` } });
+      expect(run.code).toBe(3);
+      expectOneLine(
+        run.stderr,
+        `lawrisk checkpoint: database unavailable (postgres://lawrisk:***@127.0.0.1:${port}/lawrisk): connect ECONNREFUSED 127.0.0.1:${port}`,
+      );
+      const missing = await runInProcess(['reindex'], { env: { DATABASE_URL: 'sqlite:/nonexistent/dir/lawrisk.db' } });
+      expect(missing.code).toBe(3);
+      expectOneLine(missing.stderr, 'lawrisk reindex: no database file at /nonexistent/dir/lawrisk.db (set DATABASE_URL, or create it with "lawrisk migrate")');
+    },
+    CHILD_PROCESSES,
+  );
 
   it('prints its version', async () => {
     const run = await runInProcess(['--version']);
@@ -106,9 +121,16 @@ describe('the lawrisk command line: help and arguments', () => {
 describe('tables', () => {
   it('align Chinese text by its width on a terminal', () => {
     expect(displayWidth('风险点 K')).toBe(8);
-    expect(renderTable(['sheet', 'n'], [['市级许可事项', '159'], ['Sheet1', '7']], { right: [1] })).toBe(
-      'sheet           n\n------------  ---\n市级许可事项  159\nSheet1          7\n',
-    );
+    expect(
+      renderTable(
+        ['sheet', 'n'],
+        [
+          ['市级许可事项', '159'],
+          ['Sheet1', '7'],
+        ],
+        { right: [1] },
+      ),
+    ).toBe('sheet           n\n------------  ---\n市级许可事项  159\nSheet1          7\n');
   });
 });
 
@@ -124,11 +146,7 @@ describe('progress', () => {
     p.step('reading a.xlsx');
     p.step('reading b.xlsx');
     p.clear();
-    expect(out.text).toBe(
-      `\r\x1b[K[${'░'.repeat(24)}] 1/4 reading a.xlsx` +
-      `\r\x1b[K[${'█'.repeat(6)}${'░'.repeat(18)}] 2/4 reading b.xlsx` +
-      '\r\x1b[K',
-    );
+    expect(out.text).toBe(`\r\x1b[K[${'░'.repeat(24)}] 1/4 reading a.xlsx` + `\r\x1b[K[${'█'.repeat(6)}${'░'.repeat(18)}] 2/4 reading b.xlsx` + '\r\x1b[K');
   });
 
   it('writes one plain line per step elsewhere', () => {

@@ -39,11 +39,7 @@ const PASSWORD_OPTIONS = `  --password <password>    the password (at least 8 ch
 Without a password option the password is asked for on a terminal (twice; empty: generate one),
 and generated otherwise. A generated password is printed once, on standard output.`;
 
-const PASSWORD_OPTION_SPEC: OptionSpec = {
-  password: { type: 'string' },
-  'password-stdin': { type: 'boolean' },
-  'must-change-password': { type: 'boolean' },
-};
+const PASSWORD_OPTION_SPEC: OptionSpec = { password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, 'must-change-password': { type: 'boolean' } };
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -165,12 +161,7 @@ restore   replaces all covered data with the checkpoint's. Asks for confirmation
   --yes                  restore without asking
 
 ${SETTINGS}`,
-    options: {
-      description: { type: 'string' },
-      'no-auto-backup': { type: 'boolean' },
-      'batch-size': { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-    },
+    options: { description: { type: 'string' }, 'no-auto-backup': { type: 'boolean' }, 'batch-size': { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
     positionals: { min: 1, max: 2 },
     load: () => import('./commands/checkpoint.js'),
   },

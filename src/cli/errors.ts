@@ -15,7 +15,10 @@ export const EXIT = {
 
 /** A failure the command line explains itself, with its exit status. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.failed) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failed,
+  ) {
     super(message);
     this.name = 'CliError';
   }

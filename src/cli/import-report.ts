@@ -21,17 +21,21 @@ export function findingsTable(findings: Finding[]): string {
 }
 
 const COUNT_COLUMNS: Array<[keyof SheetCounts, string]> = [
-  ['permits', 'permits'], ['risks', 'risks'], ['new', 'new'], ['changed', 'changed'], ['unchanged', 'unchanged'],
-  ['risks_added', 'risks added'], ['risks_removed', 'risks removed'], ['themes_linked', 'themes linked'],
+  ['permits', 'permits'],
+  ['risks', 'risks'],
+  ['new', 'new'],
+  ['changed', 'changed'],
+  ['unchanged', 'unchanged'],
+  ['risks_added', 'risks added'],
+  ['risks_removed', 'risks removed'],
+  ['themes_linked', 'themes linked'],
 ];
 
 export function countsTable(sheets: Array<{ sheet: string } & SheetCounts>, totals: SheetCounts): string {
   const row = (name: string, c: SheetCounts) => [name, ...COUNT_COLUMNS.map(([k]) => String(c[k]))];
-  return renderTable(
-    ['sheet', ...COUNT_COLUMNS.map(([, label]) => label)],
-    [...sheets.map((s) => row(s.sheet, s)), row('total', totals)],
-    { right: COUNT_COLUMNS.map((_c, i) => i + 1) },
-  );
+  return renderTable(['sheet', ...COUNT_COLUMNS.map(([, label]) => label)], [...sheets.map((s) => row(s.sheet, s)), row('total', totals)], {
+    right: COUNT_COLUMNS.map((_c, i) => i + 1),
+  });
 }
 
 /** Every finding of a session: the workbook's own, then each sheet's. */
@@ -45,12 +49,17 @@ export function workbookHeading(name: string, d: SessionDescription): string {
 
 /** The preview's own counts (every sheet as it is), shown when the commit would be refused. */
 export function previewCounts(d: SessionDescription): string {
-  return countsTable(d.sheets.map((s) => ({ sheet: s.name, ...s.counts })), d.totals);
+  return countsTable(
+    d.sheets.map((s) => ({ sheet: s.name, ...s.counts })),
+    d.totals,
+  );
 }
 
 export function committedLine(name: string, r: CommitResult): string {
   const t = r.totals;
   const snapshot = r.snapshot_batch_id ? `, replaced permits saved as snapshot batch ${r.snapshot_batch_id}` : '';
-  return `committed ${name}: ${plural(t.permits, 'permit')} (${t.new} new, ${t.changed} changed, ${t.unchanged} unchanged), ` +
-    `${plural(t.risks, 'risk')} (${t.risks_added} added, ${t.risks_removed} removed); archived as file ${r.file_id}${snapshot}\n`;
+  return (
+    `committed ${name}: ${plural(t.permits, 'permit')} (${t.new} new, ${t.changed} changed, ${t.unchanged} unchanged), ` +
+    `${plural(t.risks, 'risk')} (${t.risks_added} added, ${t.risks_removed} removed); archived as file ${r.file_id}${snapshot}\n`
+  );
 }

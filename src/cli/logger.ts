@@ -11,18 +11,20 @@ const ORDER: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
  */
 export function cliLogger(out: OutputStream, level: LogLevel): FastifyBaseLogger {
   const threshold = ORDER.indexOf(level);
-  const at = (name: LogLevel) => (...args: unknown[]) => {
-    if (ORDER.indexOf(name) < threshold) return;
-    const [first, ...rest] = args;
-    let text: string;
-    if (first !== null && typeof first === 'object' && !(first instanceof Error)) {
-      const err = (first as { err?: unknown }).err;
-      text = format(...rest) + (err instanceof Error ? `: ${err.message}` : '');
-    } else {
-      text = first instanceof Error ? first.message : format(first, ...rest);
-    }
-    out.write(`lawrisk: ${name}: ${text}\n`);
-  };
+  const at =
+    (name: LogLevel) =>
+    (...args: unknown[]) => {
+      if (ORDER.indexOf(name) < threshold) return;
+      const [first, ...rest] = args;
+      let text: string;
+      if (first !== null && typeof first === 'object' && !(first instanceof Error)) {
+        const err = (first as { err?: unknown }).err;
+        text = format(...rest) + (err instanceof Error ? `: ${err.message}` : '');
+      } else {
+        text = first instanceof Error ? first.message : format(first, ...rest);
+      }
+      out.write(`lawrisk: ${name}: ${text}\n`);
+    };
   const logger = {
     level,
     trace: at('trace'),

@@ -38,8 +38,14 @@ export function cliOperator(env: Record<string, string | undefined>): CliOperato
   const name = `命令行（${osUser(env)}）`;
   return {
     user: {
-      id: 0, username: CLI_USERNAME, display_name: name, role: 'admin', grade: MAX_GRADE,
-      department: null, region_id: null, must_change_password: false,
+      id: 0,
+      username: CLI_USERNAME,
+      display_name: name,
+      role: 'admin',
+      grade: MAX_GRADE,
+      department: null,
+      region_id: null,
+      must_change_password: false,
     },
     name,
     runId: `cli-${randomUUID()}`,
@@ -59,12 +65,7 @@ export interface OperationSpec {
  * Runs a data-changing piece of work and writes its operation-log entry, success or failure, the
  * way the HTTP hook does for a route (same table, same fields; client IP empty).
  */
-export async function logged<T>(
-  ctx: AppContext,
-  op: CliOperator,
-  spec: OperationSpec,
-  work: (note: OperationNote) => Promise<T>,
-): Promise<T> {
+export async function logged<T>(ctx: AppContext, op: CliOperator, spec: OperationSpec, work: (note: OperationNote) => Promise<T>): Promise<T> {
   const note: OperationNote = {};
   const started = performance.now();
   let failure: unknown = null;

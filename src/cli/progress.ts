@@ -10,7 +10,10 @@ export class Progress {
   private done = 0;
   private drawn = false;
 
-  constructor(private readonly out: OutputStream, private readonly total: number) {}
+  constructor(
+    private readonly out: OutputStream,
+    private readonly total: number,
+  ) {}
 
   /** Starts the next step. */
   step(label: string): void {

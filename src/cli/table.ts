@@ -1,6 +1,7 @@
 /** Plain-text tables for the terminal, aligned for Chinese text (a CJK character takes two columns). */
 
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
 
 /** Columns the text takes in a terminal. */
 export function displayWidth(text: string): number {
@@ -26,6 +27,9 @@ export function renderTable(headers: string[], rows: string[][], opts: TableOpti
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...body.map((r) => displayWidth(r[i] ?? ''))));
   const right = new Set(opts.right ?? []);
   const line = (cells: string[]) =>
-    cells.map((c, i) => pad(c ?? '', widths[i], right.has(i))).join('  ').trimEnd();
+    cells
+      .map((c, i) => pad(c ?? '', widths[i], right.has(i)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n') + '\n';
 }

@@ -43,7 +43,12 @@ export function bulkInserter(dbh: DatabaseHandle, trx: Executor): BulkInsert {
   return async (table, rows) => {
     const ids: number[] = [];
     for (const part of chunked(rows, INSERT_CHUNK)) {
-      for (const r of await db.insertInto(table).values(part as Array<Record<string, unknown>>).returning('id').execute()) ids.push(r.id);
+      for (const r of await db
+        .insertInto(table)
+        .values(part as Array<Record<string, unknown>>)
+        .returning('id')
+        .execute())
+        ids.push(r.id);
     }
     return ids;
   };

@@ -3,7 +3,12 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import {
-  Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
@@ -98,12 +103,7 @@ export function connect(target: DatabaseTarget, opts: { poolSize?: number } = {}
     const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite) });
     return { db, kind: 'sqlite', sqlite, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: opts.poolSize ?? 10,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
-  });
+  const pool = new pg.Pool({ connectionString: target.url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
   // A client losing its connection (server restart, network) reports it as an 'error' event, and
   // an event nobody listens to ends the process. Idle clients report to the pool; a client in use
   // (a transaction in progress) reports to itself, besides failing its query. Either way the

@@ -16,8 +16,7 @@ import type { Tables as SearchLexicon } from '../modules/search/lexicon/lexicon.
 
 /** The whole schema: the union of every module's table file. */
 export interface Database
-  extends Regions, Themes, Permits, Departments, Users, Sessions, ImportSessions, Files, Snapshots,
-    Checkpoints, OperationLog, Meta, QueryLog, SearchLexicon {}
+  extends Regions, Themes, Permits, Departments, Users, Sessions, ImportSessions, Files, Snapshots, Checkpoints, OperationLog, Meta, QueryLog, SearchLexicon {}
 
 export type DB = Kysely<Database>;
 /** Repositories take either the database or an open transaction. */

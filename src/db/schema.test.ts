@@ -13,9 +13,9 @@ interface ColumnInfo {
 
 async function describeSchema(h: DatabaseHandle): Promise<ColumnInfo[]> {
   if (h.kind === 'sqlite') {
-    const tables = h.sqlite!
-      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'")
-      .all() as { name: string }[];
+    const tables = h.sqlite!.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'").all() as {
+      name: string;
+    }[];
     return tables.flatMap(({ name }) =>
       (h.sqlite!.prepare(`pragma table_info(${name})`).all() as { name: string; notnull: number; pk: number }[]).map((c) => ({
         table: name,
@@ -30,8 +30,7 @@ async function describeSchema(h: DatabaseHandle): Promise<ColumnInfo[]> {
   return rows.rows.map((r) => ({ table: r.table_name, column: r.column_name, notNull: r.is_nullable === 'NO' }));
 }
 
-const sorted = (cols: ColumnInfo[]) =>
-  cols.map((c) => `${c.table}.${c.column}${c.notNull ? ' not null' : ''}`).sort();
+const sorted = (cols: ColumnInfo[]) => cols.map((c) => `${c.table}.${c.column}${c.notNull ? ' not null' : ''}`).sort();
 
 describe('migrations', () => {
   const handles: DatabaseHandle[] = [];
@@ -51,10 +50,27 @@ describe('migrations', () => {
   it('create every table the interface needs', async () => {
     const tables = new Set((await describeSchema(handles[0])).map((c) => c.table));
     for (const t of [
-      'regions', 'themes', 'region_themes', 'permits', 'permit_themes', 'approval_departments',
-      'permit_approval_departments', 'risks', 'service_departments', 'users', 'sessions', 'login_failures',
-      'import_sessions', 'permit_files', 'snapshot_batches', 'snapshot_permits', 'snapshot_risks', 'checkpoints',
-      'checkpoint_chunks', 'operation_logs', 'app_meta',
+      'regions',
+      'themes',
+      'region_themes',
+      'permits',
+      'permit_themes',
+      'approval_departments',
+      'permit_approval_departments',
+      'risks',
+      'service_departments',
+      'users',
+      'sessions',
+      'login_failures',
+      'import_sessions',
+      'permit_files',
+      'snapshot_batches',
+      'snapshot_permits',
+      'snapshot_risks',
+      'checkpoints',
+      'checkpoint_chunks',
+      'operation_logs',
+      'app_meta',
     ]) {
       expect(tables.has(t), t).toBe(true);
     }
@@ -89,8 +105,20 @@ describe('migrations', () => {
   it('enforce foreign keys on both databases', async () => {
     for (const h of handles) {
       await expect(
-        h.db.insertInto('risks').values({ permit_id: 999999, position: 1, title: 'x', risk_type: null, description: null,
-          legal_basis: null, consequence: null, prevention: null, level: null }).execute(),
+        h.db
+          .insertInto('risks')
+          .values({
+            permit_id: 999999,
+            position: 1,
+            title: 'x',
+            risk_type: null,
+            description: null,
+            legal_basis: null,
+            consequence: null,
+            prevention: null,
+            level: null,
+          })
+          .execute(),
       ).rejects.toThrow();
     }
   });

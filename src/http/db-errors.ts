@@ -2,8 +2,13 @@ import { AppError, errorCode } from './errors.js';
 
 const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 const SQLITE_WRITE_FAILURES = new Set([
-  'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_DIR_FSYNC', 'SQLITE_IOERR_TRUNCATE', 'SQLITE_IOERR_DELETE',
-  'SQLITE_IOERR_SHMSIZE', 'SQLITE_IOERR_SHMOPEN',
+  'SQLITE_IOERR_WRITE',
+  'SQLITE_IOERR_FSYNC',
+  'SQLITE_IOERR_DIR_FSYNC',
+  'SQLITE_IOERR_TRUNCATE',
+  'SQLITE_IOERR_DELETE',
+  'SQLITE_IOERR_SHMSIZE',
+  'SQLITE_IOERR_SHMOPEN',
 ]);
 const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
@@ -45,9 +50,7 @@ export function mapDatabaseError(err: unknown): AppError | null {
   if (
     PG_UNAVAILABLE.has(code) ||
     NET_UNAVAILABLE.has(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(
-      message,
-    )
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(message)
   ) {
     return new AppError(503, '数据库暂时不可用，请稍后重试');
   }

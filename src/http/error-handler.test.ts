@@ -72,7 +72,10 @@ describe('the one error path', () => {
 
   it('never passes a framework text on: a JSON body with __proto__ is bad JSON, a long unknown key is cut', async () => {
     const proto = await t.app.inject({
-      method: 'POST', url: `${API}/auth/login`, payload: '{"__proto__":{"polluted":1}}', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: '{"__proto__":{"polluted":1}}',
+      headers: { 'content-type': 'application/json' },
     });
     expect(proto.statusCode).toBe(400);
     expect(proto.json()).toEqual({ success: false, message: '请求体不是有效的 JSON' });
@@ -90,8 +93,7 @@ describe('login rate limit per client IP', () => {
   afterAll(async () => t?.close());
 
   it('limits login attempts per client IP (LOGIN_RATE_LIMIT)', async () => {
-    const attempt = () =>
-      t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: `u${Math.random()}`, password: 'x' } });
+    const attempt = () => t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: `u${Math.random()}`, password: 'x' } });
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await attempt()).statusCode);
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);

@@ -125,9 +125,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (known.status >= 500) req.log.warn({ err }, 'request failed');
       void reply.headers(known.headers);
       if (known.body !== undefined) return reply.status(known.status).send(known.body);
-      return reply
-        .status(known.status)
-        .send({ success: false, message: known.message, ...config.failureExtra, ...known.extra });
+      return reply.status(known.status).send({ success: false, message: known.message, ...config.failureExtra, ...known.extra });
     }
 
     // Unexpected: logged with the request id (pino adds it); the body carries no stack trace.

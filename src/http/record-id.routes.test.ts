@@ -87,7 +87,11 @@ describe.each(testDialects())('ids beyond the integer range on %s', (dialect) =>
       400,
       (id) => ({ success: false, message: `区域不存在：${id}` }),
     );
-    await answersAsUnknown((id) => call('GET', `/admin/departments/children?parent_id=${id}`), 200, () => ({ success: true, data: { units: [] } }));
+    await answersAsUnknown(
+      (id) => call('GET', `/admin/departments/children?parent_id=${id}`),
+      200,
+      () => ({ success: true, data: { units: [] } }),
+    );
   });
 
   it('theme catalogue: rename and delete answer 404 主题不存在', async () => {
@@ -97,8 +101,20 @@ describe.each(testDialects())('ids beyond the integer range on %s', (dialect) =>
 
   it('department filter: an out-of-range department or region matches nothing', async () => {
     const empty = { success: true, data: { permits: [], pagination: { total: 0, page: 1, page_size: 0 } } };
-    await answersAsUnknown((id) => call('POST', '/admin/permits/filter', { district_dept_id: id }), 200, () => empty);
-    await answersAsUnknown((id) => call('POST', '/admin/permits/filter', { municipal_dept_id: id }), 200, () => empty);
-    await answersAsUnknown((id) => call('POST', '/admin/permits/filter', { region: id }), 200, () => empty);
+    await answersAsUnknown(
+      (id) => call('POST', '/admin/permits/filter', { district_dept_id: id }),
+      200,
+      () => empty,
+    );
+    await answersAsUnknown(
+      (id) => call('POST', '/admin/permits/filter', { municipal_dept_id: id }),
+      200,
+      () => empty,
+    );
+    await answersAsUnknown(
+      (id) => call('POST', '/admin/permits/filter', { region: id }),
+      200,
+      () => empty,
+    );
   });
 });

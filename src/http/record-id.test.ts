@@ -11,8 +11,32 @@ describe('parseRecordId', () => {
   });
 
   it('answers null for anything else, so it never reaches an integer column', () => {
-    for (const raw of ['2147483648', '9999999999', '123456789012345', '99999999999999999999', '0', '-1', '1e3', '1.5', '0x10',
-      'abc', '', ' ', '1 or 1=1', '１２', undefined, null, 0, -1, 1.5, 2_147_483_648, 1e21, Number.NaN, {}, ['1']]) {
+    for (const raw of [
+      '2147483648',
+      '9999999999',
+      '123456789012345',
+      '99999999999999999999',
+      '0',
+      '-1',
+      '1e3',
+      '1.5',
+      '0x10',
+      'abc',
+      '',
+      ' ',
+      '1 or 1=1',
+      '１２',
+      undefined,
+      null,
+      0,
+      -1,
+      1.5,
+      2_147_483_648,
+      1e21,
+      Number.NaN,
+      {},
+      ['1'],
+    ]) {
       expect(parseRecordId(raw), String(raw)).toBeNull();
     }
   });

@@ -35,7 +35,7 @@ describe.each(testDialects())('request bodies on %s', (dialect) => {
   };
   const TOO_LARGE = { success: false, message: '请求体过大' };
 
-  it('reads a few kB from anyone: search, login and the assistants\' tools', async () => {
+  it("reads a few kB from anyone: search, login and the assistants' tools", async () => {
     for (const path of ['/v2', '/auth/login', '/mcp', '/getPermits']) {
       const res = await post(path, sized(PUBLIC_BODY_LIMIT + 1, { query: '食品' }));
       expect([path, res.statusCode, res.json()]).toEqual([path, 413, expect.objectContaining(TOO_LARGE)]);
@@ -44,7 +44,7 @@ describe.each(testDialects())('request bodies on %s', (dialect) => {
     expect(fits.statusCode).toBe(200);
   });
 
-  it('reads tens of kB from a logged-in administrator, and a route\'s own limit where it has one', async () => {
+  it("reads tens of kB from a logged-in administrator, and a route's own limit where it has one", async () => {
     const filter = (bytes: number) => post('/admin/permits/advanced-filter', sized(bytes, { search_text: '食品' }), admin);
     expect((await filter(LOGGED_IN_BODY_LIMIT - 100)).statusCode).toBe(200);
     const refused = await filter(LOGGED_IN_BODY_LIMIT + 1);
@@ -63,7 +63,10 @@ describe.each(testDialects())('request bodies on %s', (dialect) => {
     expect((await post('/v2', `{"query":"食品","x":${nested(MAX_JSON_DEPTH - 1)}}`)).statusCode).toBe(200);
     const before = await t.dbh.db.selectFrom('users').selectAll().execute();
     const patch = await t.app.inject({
-      method: 'PATCH', url: `${API}/admin/users/1`, payload: `{"display_name":"x","y":${nested(50)}}`, headers: { 'content-type': 'application/json', cookie: admin },
+      method: 'PATCH',
+      url: `${API}/admin/users/1`,
+      payload: `{"display_name":"x","y":${nested(50)}}`,
+      headers: { 'content-type': 'application/json', cookie: admin },
     });
     expect(patch.statusCode).toBe(400);
     expect(await t.dbh.db.selectFrom('users').selectAll().execute()).toEqual(before);

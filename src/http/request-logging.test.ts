@@ -19,7 +19,9 @@ describe('request logs', () => {
     const json = await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'admin', password: ADMIN_PASSWORD } });
     const cookie = cookieOf(json);
     const form = await t.app.inject({
-      method: 'POST', url: `${API}/auth/login`, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: `${API}/auth/login`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `username=admin&password=${encodeURIComponent(ADMIN_PASSWORD)}`,
     });
     expect(form.statusCode).toBe(303);
@@ -34,7 +36,11 @@ describe('request logs', () => {
     // A service logging through ctx.log during a request: a restore of a damaged checkpoint.
     const created = await t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints`, payload: {}, headers: { cookie } });
     const id = Number(created.json().data.checkpoint_id);
-    await t.dbh.db.updateTable('checkpoint_chunks').set({ content: Buffer.from('not gzip') }).where('checkpoint_id', '=', id).execute();
+    await t.dbh.db
+      .updateTable('checkpoint_chunks')
+      .set({ content: Buffer.from('not gzip') })
+      .where('checkpoint_id', '=', id)
+      .execute();
     const restore = await t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints/${id}/restore`, payload: {}, headers: { cookie } });
     expect(restore.statusCode).toBe(500);
 
@@ -43,19 +49,29 @@ describe('request logs', () => {
     expect(access()).toHaveLength(requests);
     for (const line of logged()) expect(line.reqId, JSON.stringify(line)).toEqual(expect.any(String));
     expect(access().find((l) => l.url === `${API}/auth/me`)).toMatchObject({
-      reqId: 'trace-abc-123', method: 'GET', route: `${API}/auth/me`, statusCode: 200, userId: expect.any(Number),
+      reqId: 'trace-abc-123',
+      method: 'GET',
+      route: `${API}/auth/me`,
+      statusCode: 200,
+      userId: expect.any(Number),
       responseTime: expect.any(Number),
     });
     const restoreLine = access().find((l) => String(l.url).endsWith('/restore'));
     const serviceLine = logged().find((l) => l.msg === 'checkpoint restore failed');
     expect(serviceLine?.reqId).toBe(restoreLine?.reqId);
-    expect(access().find((l) => l.route === `${API}/v2`)?.url).toBe(
-      `${API}/v2?query=%5Bredacted%5D&password=%5Bredacted%5D&token=%5Bredacted%5D`,
-    );
+    expect(access().find((l) => l.route === `${API}/v2`)?.url).toBe(`${API}/v2?query=%5Bredacted%5D&password=%5Bredacted%5D&token=%5Bredacted%5D`);
 
     const text = lines.join('');
-    for (const secret of [ADMIN_PASSWORD, encodeURIComponent(ADMIN_PASSWORD), 'Wrong-Secret-Pass-9', cookie.split('=')[1], 'lawrisk_sid',
-      'header-secret-123', 'query-secret-1', 'query-secret-2']) {
+    for (const secret of [
+      ADMIN_PASSWORD,
+      encodeURIComponent(ADMIN_PASSWORD),
+      'Wrong-Secret-Pass-9',
+      cookie.split('=')[1],
+      'lawrisk_sid',
+      'header-secret-123',
+      'query-secret-1',
+      'query-secret-2',
+    ]) {
       expect(text, secret).not.toContain(secret);
     }
   });

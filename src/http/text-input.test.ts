@@ -29,7 +29,9 @@ describe.each(testDialects())('text neither database can store (%s)', (dialect) 
       expect(res.json().message).toBe('参数 name 含有无效字符（空字符或不完整的 Unicode 字符），请修改后重新提交');
     }
     const form = await t.app.inject({
-      method: 'POST', url: `${API}/admin/checkpoints`, payload: 'description=a%00b',
+      method: 'POST',
+      url: `${API}/admin/checkpoints`,
+      payload: 'description=a%00b',
       headers: { cookie: admin, 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(form.statusCode).toBe(400);
@@ -45,7 +47,10 @@ describe.each(testDialects())('text neither database can store (%s)', (dialect) 
   });
 
   it('refuses them in the text fields of an upload form', async () => {
-    const { payload, headers } = multipartBody({ binding_mode: 'department', department_id: '1\u0000' }, { file: { filename: 'a.xlsx', content: Buffer.from('x') } });
+    const { payload, headers } = multipartBody(
+      { binding_mode: 'department', department_id: '1\u0000' },
+      { file: { filename: 'a.xlsx', content: Buffer.from('x') } },
+    );
     const res = await t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/upload`, payload, headers: { ...headers, cookie: admin } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('参数 department_id 含有无效字符（空字符或不完整的 Unicode 字符），请修改后重新提交');

@@ -22,20 +22,17 @@ interface PageRoute {
 }
 
 const SEARCH_PAGE: Omit<PageRoute, 'path'> = {
-  file: 'search.html', guard: 'public', missing: '搜索页面不存在', title: 'The public search page for applicants (docs/public-search.md)',
+  file: 'search.html',
+  guard: 'public',
+  missing: '搜索页面不存在',
+  title: 'The public search page for applicants (docs/public-search.md)',
 };
 
 const PAGES: PageRoute[] = [
   { path: '/', ...SEARCH_PAGE },
   { path: '/search', ...SEARCH_PAGE },
-  {
-    path: '/db_admin', file: 'db_admin.html', guard: 'page-login', missing: 'DB admin page not found',
-    title: 'The database administration page',
-  },
-  {
-    path: '/admin/super', file: 'super_admin.html', guard: 'page-super', missing: 'Super admin page not found',
-    title: 'The super administrator console',
-  },
+  { path: '/db_admin', file: 'db_admin.html', guard: 'page-login', missing: 'DB admin page not found', title: 'The database administration page' },
+  { path: '/admin/super', file: 'super_admin.html', guard: 'page-super', missing: 'Super admin page not found', title: 'The super administrator console' },
   { path: '/admin/v2-debug', file: 'v2_debug.html', guard: 'page-super', missing: '调试页面不存在', title: 'The search debugging console' },
 ];
 
@@ -47,7 +44,7 @@ const pageDoc = (page: PageRoute): RouteDoc => ({
 
 const FAVICON_DOC: RouteDoc = {
   tags: ['pages'],
-  summary: 'The service\'s icon (SVG), for clients that ask for it at the site\'s root',
+  summary: "The service's icon (SVG), for clients that ask for it at the site's root",
   responses: { 200: content('The icon.', ['image/svg+xml']) },
 };
 /** The longest query string the redirects to the search page carry along (a question, a region and a notice's ids fit). */
@@ -89,10 +86,7 @@ const ASSET_DOC: RouteDoc = {
   summary: 'A built asset of the pages (script, style, image, font)',
   description: 'Public; the names carry a content hash, so they are cached for good.',
   params: pathParams({ name: 'A file name directly in the assets directory, of a known type.' }),
-  responses: {
-    200: content('The asset.', [...new Set(Object.values(ASSET_TYPES).map((t) => t.split(';')[0]))]),
-    404: failure('文件不存在'),
-  },
+  responses: { 200: content('The asset.', [...new Set(Object.values(ASSET_TYPES).map((t) => t.split(';')[0]))]), 404: failure('文件不存在') },
 };
 
 /** Serves the built HTML pages; the guard runs before (redirect to login, or the 403 page). */
@@ -112,7 +106,10 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext, pagesD
     app.get(`${apiRoot}${page.path}`, { config: { guard: page.guard, doc: pageDoc(page) } }, async (_req, reply) => {
       const file = join(pagesDir, page.file);
       if (!existsSync(file)) throw notFound(page.missing);
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await readFile(file));
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(await readFile(file));
     });
   }
 

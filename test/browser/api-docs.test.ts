@@ -30,9 +30,7 @@ describe('the API documentation page in a real browser', { timeout: 90_000 }, ()
   });
 
   it('renders every section of the document and opens an operation, with no script error or CSP violation', async () => {
-    const doc = (await (await fetch(`${base}${API}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { tags: string[] }>>;
-    };
+    const doc = (await (await fetch(`${base}${API}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags: string[] }>> };
     const tags = new Set(Object.values(doc.paths).flatMap((m) => Object.values(m).flatMap((op) => op.tags)));
 
     await page.goto(`${base}${API}/docs`);
@@ -40,7 +38,10 @@ describe('the API documentation page in a real browser', { timeout: 90_000 }, ()
     await expect.poll(() => page.locator('.opblock-tag-section').count()).toBe(tags.size);
 
     await page.locator('.opblock-tag[data-tag="search"]').click();
-    const search = page.locator('.opblock-tag-section').filter({ has: page.locator('[data-tag="search"]') }).locator('.opblock');
+    const search = page
+      .locator('.opblock-tag-section')
+      .filter({ has: page.locator('[data-tag="search"]') })
+      .locator('.opblock');
     await expect.poll(() => search.count()).toBeGreaterThan(0);
     await search.filter({ hasText: 'Search permits and their risks (query string)' }).locator('.opblock-summary').click();
     expect(await textOf(page.locator('.opblock.is-open .parameters-container'))).toContain('query');

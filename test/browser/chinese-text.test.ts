@@ -13,8 +13,28 @@ import { logIn, settled, textOf } from './ui.js';
 const ADMIN_PASSWORD = 'Words-Admin-12345';
 /** Words that are names or codes, not language: they stay as they are. */
 const ALLOWED = new Set([
-  'admin', 'xlsx', 'json', 'excel', 'Excel', 'KTV', 'PDF', 'URL', 'API', 'MCP', 'HTTP', 'JSON', 'SQLite', 'PostgreSQL', 'ASCII',
-  'Alt', 'Enter', 'Bearer', 'wangba', 'lawrisk', 'UTC', 'IP',
+  'admin',
+  'xlsx',
+  'json',
+  'excel',
+  'Excel',
+  'KTV',
+  'PDF',
+  'URL',
+  'API',
+  'MCP',
+  'HTTP',
+  'JSON',
+  'SQLite',
+  'PostgreSQL',
+  'ASCII',
+  'Alt',
+  'Enter',
+  'Bearer',
+  'wangba',
+  'lawrisk',
+  'UTC',
+  'IP',
 ]);
 
 let world: PageWorld;
@@ -73,13 +93,27 @@ describe('Chinese for everything a person reads', { timeout: 120_000 }, () => {
     // A checkpoint restored (its automatic backup is listed) and a permit edited (its snapshot is listed).
     const cp = await page.request.post(url('/admin/checkpoints'), { data: { description: '词语检查' }, headers: { origin: world.server.base } });
     const id = ((await cp.json()) as { data: { checkpoint_id: string } }).data.checkpoint_id;
-    const restored = await page.request.post(url(`/admin/checkpoints/${id}/restore`), { data: { create_auto_backup: true }, headers: { origin: world.server.base } });
+    const restored = await page.request.post(url(`/admin/checkpoints/${id}/restore`), {
+      data: { create_auto_backup: true },
+      headers: { origin: world.server.base },
+    });
     expect(restored.status()).toBe(200);
 
     const views = [
-      '/db_admin#/dashboard', '/db_admin#/permits', '/db_admin#/snapshots', '/db_admin#/import', '/db_admin#/files',
-      '/db_admin#/checkpoints', '/db_admin#/search-analytics', '/db_admin#/search-lexicon', '/db_admin#/logs',
-      '/admin/super#/users', '/admin/super#/departments', '/admin/super#/themes', '/admin/super#/regions', '/admin/super#/template',
+      '/db_admin#/dashboard',
+      '/db_admin#/permits',
+      '/db_admin#/snapshots',
+      '/db_admin#/import',
+      '/db_admin#/files',
+      '/db_admin#/checkpoints',
+      '/db_admin#/search-analytics',
+      '/db_admin#/search-lexicon',
+      '/db_admin#/logs',
+      '/admin/super#/users',
+      '/admin/super#/departments',
+      '/admin/super#/themes',
+      '/admin/super#/regions',
+      '/admin/super#/template',
       '/admin/v2-debug?q=%E5%BC%80%E5%A5%B6%E8%8C%B6%E5%BA%97',
     ];
     for (const view of views) {

@@ -81,7 +81,7 @@ describe('serving the built pages', () => {
     rmSync(empty, { recursive: true, force: true });
   });
 
-  it('leads the site\'s root and {api_root} to the public search page, which needs no login, and serves the icon', async () => {
+  it("leads the site's root and {api_root} to the public search page, which needs no login, and serves the icon", async () => {
     for (const path of ['/', API]) {
       const res = await t.app.inject(path);
       expect([res.statusCode, res.headers.location], path).toEqual([302, `${API}/`]);

@@ -45,7 +45,11 @@ export async function openPageWorld(env: Record<string, string>): Promise<PageWo
   const page = first ?? (await browser.context.newPage());
   page.setDefaultTimeout(15_000);
   return {
-    server, browser, page, pageErrors, cspViolations,
+    server,
+    browser,
+    page,
+    pageErrors,
+    cspViolations,
     url: (path) => `${server.base}${API}${path}`,
     async close() {
       await browser.close();

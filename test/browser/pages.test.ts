@@ -218,11 +218,9 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
 
   it('shows markup from a workbook as text everywhere (no script runs)', async () => {
     await page.goto(url('/db_admin#/import'));
-    await page.locator('.file-drop input[type=file]').setInputFiles({
-      name: '安全测试.xlsx',
-      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      buffer: await hostileWorkbook(),
-    });
+    await page
+      .locator('.file-drop input[type=file]')
+      .setInputFiles({ name: '安全测试.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await hostileWorkbook() });
     await page.getByRole('button', { name: '上传并预览' }).click();
     expect(await textOf(page.locator('.sheet-preview .diff'))).toContain(HOSTILE);
     await page.getByRole('button', { name: '提交导入' }).click();
@@ -267,7 +265,12 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
   it('shows what people asked on the search analytics page, on a desktop and on a phone', async () => {
     const ask = (query: string, channel: string) =>
       fetch(url('/v2'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, channel }) });
-    for (const [query, channel] of [[target.name, 'page'], [target.name, 'assistant'], ['红烧肉的做法', 'page'], ['红烧肉的做法', 'api']]) {
+    for (const [query, channel] of [
+      [target.name, 'page'],
+      [target.name, 'assistant'],
+      ['红烧肉的做法', 'page'],
+      ['红烧肉的做法', 'api'],
+    ]) {
       expect((await ask(query, channel)).status).toBe(200);
     }
     await page.waitForTimeout(1500); // the log is written once a second, off the request path
@@ -312,7 +315,11 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
     const question = '我想办嗷呜嗷呜';
     const permit = corpus.permits.find((p) => p.region === '广安市' && p.name.startsWith('举办高危险性体育赛事活动许可'))!;
     const ask = async () => {
-      const res = await fetch(url('/v2'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: question, channel: 'page' }) });
+      const res = await fetch(url('/v2'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: question, channel: 'page' }),
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as { data: { risk_subject: { permit: { name: string } }[] } }).data.risk_subject;
     };
@@ -438,7 +445,10 @@ describe('the web pages in a real browser', { timeout: 90_000 }, () => {
   });
 
   it('refuses the super administrator console and the search debugging console to a department administrator', async () => {
-    for (const [path, name] of [['/admin/super', 'forbidden-super-admin'], ['/admin/v2-debug', 'forbidden-v2-debug']]) {
+    for (const [path, name] of [
+      ['/admin/super', 'forbidden-super-admin'],
+      ['/admin/v2-debug', 'forbidden-v2-debug'],
+    ]) {
       const response = await page.goto(url(path));
       expect(response?.status()).toBe(403);
       expect(await textOf(page.locator('h1'))).toBe('权限不足');

@@ -63,7 +63,7 @@ describe('editing the catalogue in the pages', { timeout: 90_000 }, () => {
   const NEW_CONTACT = '0826-2999999（浏览器测试）';
   const NEW_RISK = '浏览器测试新增的风险点';
 
-  it('edits a permit\'s contact and a risk, and adds a risk, in one save', async () => {
+  it("edits a permit's contact and a risk, and adds a risk, in one save", async () => {
     subject = (await permits({ search_text: '食品' }))[0];
     await openDetails(subject);
     await page.getByRole('button', { name: '编辑' }).click();
@@ -91,7 +91,7 @@ describe('editing the catalogue in the pages', { timeout: 90_000 }, () => {
     await screenshot('details-after-edit');
   });
 
-  it('shows the server\'s refusal under the field it is about, and saves nothing', async () => {
+  it("shows the server's refusal under the field it is about, and saves nothing", async () => {
     await page.getByRole('button', { name: '编辑' }).click();
     const form = dialog(page, `编辑许可事项：${subject.name}`);
     await form.waitFor();
@@ -138,7 +138,9 @@ describe('editing the catalogue in the pages', { timeout: 90_000 }, () => {
 
   it('asks before replacing the import template', async () => {
     await page.goto(url('/admin/super#/template'));
-    await page.locator('.file-drop input[type=file]').setInputFiles({ name: '新模板.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\x03\x04') });
+    await page
+      .locator('.file-drop input[type=file]')
+      .setInputFiles({ name: '新模板.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\x03\x04') });
     await page.getByRole('button', { name: '上传并替换' }).click();
     const box = page.locator('.el-message-box');
     await box.waitFor();
@@ -147,9 +149,10 @@ describe('editing the catalogue in the pages', { timeout: 90_000 }, () => {
     await box.getByRole('button', { name: '取消' }).click();
   });
 
-  it('tells a department account that opens an administrators\' view by its address that it is not for it', async () => {
+  it("tells a department account that opens an administrators' view by its address that it is not for it", async () => {
     const created = await page.request.post(url('/admin/users'), {
-      data: { username: 'district-editor', password: 'District-Pass-1', grade: 50 }, headers: { origin: world.server.base },
+      data: { username: 'district-editor', password: 'District-Pass-1', grade: 50 },
+      headers: { origin: world.server.base },
     });
     expect(created.status()).toBe(200);
     await page.request.post(url('/auth/logout'), { headers: { origin: world.server.base } });

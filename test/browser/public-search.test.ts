@@ -37,7 +37,9 @@ async function screenshot(name: string, fullPage = false): Promise<void> {
 /** Serious and critical accessibility violations of the page as it is now. */
 async function axeProblems(): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** How far the page scrolls sideways (0 when it fits the screen). */
@@ -67,7 +69,7 @@ describe('the public search page in a real browser', { timeout: 90_000 }, () => 
     expect(search.gzip).toBeLessThanOrEqual(100 * 1024);
   });
 
-  it('is where the site\'s root leads, with a link from the login page and an icon', async () => {
+  it("is where the site's root leads, with a link from the login page and an icon", async () => {
     await page.setViewportSize(PHONE);
     await page.goto(`${world.server.base}/`);
     expect(new URL(page.url()).pathname).toBe(`${API}/`);
@@ -227,7 +229,7 @@ describe('the public search page in a real browser', { timeout: 90_000 }, () => 
     await page.locator('.results-title').waitFor();
   });
 
-  it('on a desktop: asking in a region, a risk\'s details, and no match', async () => {
+  it("on a desktop: asking in a region, a risk's details, and no match", async () => {
     await page.setViewportSize(DESKTOP);
     await page.goto(url(`/?region=511603`));
     await page.getByRole('heading', { name: '大家都在问' }).waitFor();
@@ -238,7 +240,10 @@ describe('the public search page in a real browser', { timeout: 90_000 }, () => 
     await first.locator('details.risk summary').first().click();
     expect(await first.locator('details.risk[open] .risk-body').innerText()).toContain('法律依据');
     // Side by side on a wide screen: the region, the box and the button share one row.
-    const [region, box] = await Promise.all([page.getByLabel('办事区域').boundingBox(), page.getByRole('combobox', { name: '您想办理什么事项' }).boundingBox()]);
+    const [region, box] = await Promise.all([
+      page.getByLabel('办事区域').boundingBox(),
+      page.getByRole('combobox', { name: '您想办理什么事项' }).boundingBox(),
+    ]);
     expect(Math.abs(region!.y - box!.y)).toBeLessThan(10);
     expect(await axeProblems()).toEqual([]);
     await screenshot('desktop-region-risk');
@@ -305,7 +310,11 @@ describe('the public search page in a real browser', { timeout: 90_000 }, () => 
     await page.goto(url('/search'));
     await page.getByRole('heading', { name: '大家都在问' }).waitFor();
     await page.route('**/v2?*', (route) =>
-      route.fulfill({ status: 429, headers: { 'retry-after': '30', 'content-type': 'application/json' }, body: JSON.stringify({ success: false, message: '请求过于频繁，请稍后再试' }) }),
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '30', 'content-type': 'application/json' },
+        body: JSON.stringify({ success: false, message: '请求过于频繁，请稍后再试' }),
+      }),
     );
     await ask(QUESTION);
     expect(await page.getByRole('alert').innerText()).toContain('查询过于频繁，请在 30 秒后重试');

@@ -29,11 +29,14 @@ function checkImports(root?: string, ...options: string[]) {
 const LOOP = {
   'app.ts': "import { registerUsers } from './modules/users/users.routes.js';\nexport const app = registerUsers;\n",
   'http/errors.ts': 'export const fail = () => 400;\n',
-  'modules/users/users.routes.ts': "import { fail } from '../../http/errors.js';\nimport { createUser } from './users.service.js';\nexport const registerUsers = [fail, createUser];\n",
-  'modules/users/users.service.ts': "import type { Row } from './users.repository.js';\nimport {\n  findDepartment,\n} from '../departments/departments.repository.js';\nexport const createUser = (r: Row) => findDepartment(r);\n",
+  'modules/users/users.routes.ts':
+    "import { fail } from '../../http/errors.js';\nimport { createUser } from './users.service.js';\nexport const registerUsers = [fail, createUser];\n",
+  'modules/users/users.service.ts':
+    "import type { Row } from './users.repository.js';\nimport {\n  findDepartment,\n} from '../departments/departments.repository.js';\nexport const createUser = (r: Row) => findDepartment(r);\n",
   'modules/users/users.repository.ts': 'export type Row = { id: number };\n',
   'modules/departments/departments.repository.ts': 'export const findDepartment = (r: unknown) => r;\n',
-  'modules/departments/departments.service.ts': "// import { nothing } from '../users/users.routes.js' (a comment imports nothing)\nexport const accounts = () => import('../users/users.repository.js');\n",
+  'modules/departments/departments.service.ts':
+    "// import { nothing } from '../users/users.routes.js' (a comment imports nothing)\nexport const accounts = () => import('../users/users.repository.js');\n",
 };
 
 describe('the import cycle check', () => {
@@ -64,7 +67,10 @@ describe('the import cycle check', () => {
   });
 
   it('fails on an import it cannot place, rather than reading past it', () => {
-    const root = sourceTree('unresolved', { ...LOOP, 'modules/users/users.service.ts': "import { gone } from '../departments/gone.js';\nexport const createUser = gone;\n" });
+    const root = sourceTree('unresolved', {
+      ...LOOP,
+      'modules/users/users.service.ts': "import { gone } from '../departments/gone.js';\nexport const createUser = gone;\n",
+    });
     const { status, err } = checkImports(root);
     expect(status).toBe(1);
     expect(err).toContain(`unresolved import: ${relative(PROJECT_ROOT, join(root, 'modules/users/users.service.ts'))}:1 imports '../departments/gone.js'`);
@@ -81,10 +87,13 @@ describe('the import cycle check', () => {
     const { status, out } = checkImports(undefined, '--order');
     expect(status).toBe(0);
     const inCode = new Map(
-      out.split('\n').filter((line) => /^[a-z-]+: /.test(line)).map((line) => {
-        const [name, imports] = line.split(': ');
-        return [name, imports === '—' ? [] : imports.split(', ')];
-      }),
+      out
+        .split('\n')
+        .filter((line) => /^[a-z-]+: /.test(line))
+        .map((line) => {
+          const [name, imports] = line.split(': ');
+          return [name, imports === '—' ? [] : imports.split(', ')];
+        }),
     );
     const architecture = readFileSync(join(PROJECT_ROOT, 'docs/architecture.md'), 'utf8');
     const section = architecture.slice(architecture.indexOf('\n## Modules\n'), architecture.indexOf('\n## Build\n'));
@@ -95,7 +104,10 @@ describe('the import cycle check', () => {
     expect(new Map(rows.map((row) => [row.name, row.imports]))).toEqual(inCode);
     const listed = rows.map((row) => row.name);
     for (const [at, row] of rows.entries()) {
-      expect(row.imports.filter((name) => !listed.slice(0, at).includes(name)), `${row.name} imports a module listed below it`).toEqual([]);
+      expect(
+        row.imports.filter((name) => !listed.slice(0, at).includes(name)),
+        `${row.name} imports a module listed below it`,
+      ).toEqual([]);
     }
   });
 });

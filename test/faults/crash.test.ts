@@ -43,8 +43,7 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
   let target = { id: 0, name: '', region: '511602' };
 
   /** Database images of SQLite checkpoint operations, beside the database file. */
-  const imageFiles = () =>
-    dialect === 'sqlite' ? readdirSync(dirname(database.url.slice('sqlite:'.length))).filter((f) => f.includes('.checkpoint-')) : [];
+  const imageFiles = () => (dialect === 'sqlite' ? readdirSync(dirname(database.url.slice('sqlite:'.length))).filter((f) => f.includes('.checkpoint-')) : []);
 
   const start = async (point: CrashPoint | null) => {
     const env: Record<string, string> = { DATABASE_URL: database.url, DATA_DIR: database.dataDir, ADMIN_PASSWORD, DEMO_DATA: '0' };
@@ -60,7 +59,10 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
       (r) => ({ answered: r }),
       () => ({ answered: null }), // the connection dies with the process
     );
-    const reached = srv.waitForOutput(`${CRASH_POINT_REACHED} ${point}`).then(() => 'reached' as const, (err: Error) => err);
+    const reached = srv.waitForOutput(`${CRASH_POINT_REACHED} ${point}`).then(
+      () => 'reached' as const,
+      (err: Error) => err,
+    );
     const first = await Promise.race([reached, answer]);
     if (first instanceof Error) throw first;
     if (first !== 'reached') throw new Error(`answered before reaching ${point}: ${JSON.stringify(first)}`);
@@ -70,10 +72,25 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     running = null;
   };
 
-  const permitCount = async () => Number((await dbh.db.selectFrom('permits').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const permitCount = async () =>
+    Number(
+      (
+        await dbh.db
+          .selectFrom('permits')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const permitIdsNamed = async (name: string, regionCode: string) =>
-    (await dbh.db.selectFrom('permits as p').innerJoin('regions as r', 'r.id', 'p.region_id')
-      .select('p.id').where('p.name', '=', name).where('r.code', '=', regionCode).execute()).map((r) => String(r.id));
+    (
+      await dbh.db
+        .selectFrom('permits as p')
+        .innerJoin('regions as r', 'r.id', 'p.region_id')
+        .select('p.id')
+        .where('p.name', '=', name)
+        .where('r.code', '=', regionCode)
+        .execute()
+    ).map((r) => String(r.id));
 
   /**
    * The index of an instance matches the database: as many documents as permits, and each probe
@@ -92,9 +109,14 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     }
     return null;
   };
-  const overHttp = (client: HttpClient): Search => async (json) => (await client.call('POST', '/v2', { json })).body;
-  const inProcess = (app: BuiltApp['app']): Search => async (payload) =>
-    (await app.inject({ method: 'POST', url: `${API}/v2`, payload })).json();
+  const overHttp =
+    (client: HttpClient): Search =>
+    async (json) =>
+      (await client.call('POST', '/v2', { json })).body;
+  const inProcess =
+    (app: BuiltApp['app']): Search =>
+    async (payload) =>
+      (await app.inject({ method: 'POST', url: `${API}/v2`, payload })).json();
   /** The witness learns through the change feed, polled every 250 ms: allow a few seconds under load. */
   const witnessFollows = async () => {
     const deadline = Date.now() + 5000;
@@ -123,45 +145,50 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     await database?.drop();
   });
 
-  it('import commit: killed inside the transaction leaves nothing; the session commits again; killed after the commit keeps all of it', { timeout: 120_000 }, async () => {
-    let api = await start('import-commit');
-    cookie = await api.login('admin', ADMIN_PASSWORD);
-    const cp = await api.call('POST', '/admin/checkpoints', { cookie, json: { description: '导入前' } });
-    expect(cp.status).toBe(200);
-    checkpointId = cp.body.data.checkpoint_id;
-    atCheckpoint = await dumpDatabase(dbh.db);
+  it(
+    'import commit: killed inside the transaction leaves nothing; the session commits again; killed after the commit keeps all of it',
+    { timeout: 120_000 },
+    async () => {
+      let api = await start('import-commit');
+      cookie = await api.login('admin', ADMIN_PASSWORD);
+      const cp = await api.call('POST', '/admin/checkpoints', { cookie, json: { description: '导入前' } });
+      expect(cp.status).toBe(200);
+      checkpointId = cp.body.data.checkpoint_id;
+      atCheckpoint = await dumpDatabase(dbh.db);
 
-    const upload = await api.call('POST', '/admin/permit-import/upload', {
-      cookie, raw: multipartBody({}, { file: { filename: GUANGAN_CITY, content: workbookBytes(GUANGAN_CITY) } }),
-    });
-    expect(upload.status).toBe(200);
-    importSession = upload.body.data.session_id;
-    expect(upload.body.data.totals).toMatchObject({ permits: CITY_WORKBOOK_PERMITS, new: CITY_WORKBOOK_PERMITS });
-    const before = await dumpDatabase(dbh.db);
-    const permitsBefore = await permitCount();
+      const upload = await api.call('POST', '/admin/permit-import/upload', {
+        cookie,
+        raw: multipartBody({}, { file: { filename: GUANGAN_CITY, content: workbookBytes(GUANGAN_CITY) } }),
+      });
+      expect(upload.status).toBe(200);
+      importSession = upload.body.data.session_id;
+      expect(upload.body.data.totals).toMatchObject({ permits: CITY_WORKBOOK_PERMITS, new: CITY_WORKBOOK_PERMITS });
+      const before = await dumpDatabase(dbh.db);
+      const permitsBefore = await permitCount();
 
-    await killDuring('import-commit', () => api.call('POST', '/admin/permit-import/commit', { cookie, json: { session_id: importSession } }));
-    expect(await dumpDatabase(dbh.db)).toEqual(before);
-    expect(await indexMismatch(inProcess(witness.app))).toBeNull(); // nothing was announced
+      await killDuring('import-commit', () => api.call('POST', '/admin/permit-import/commit', { cookie, json: { session_id: importSession } }));
+      expect(await dumpDatabase(dbh.db)).toEqual(before);
+      expect(await indexMismatch(inProcess(witness.app))).toBeNull(); // nothing was announced
 
-    // The restarted process: healthy, its index matches the database, the session (and the login) still there.
-    api = await start('data-changed');
-    expect((await api.health()).body).toMatchObject({ status: 'ok' });
-    expect(await indexMismatch(overHttp(api))).toBeNull();
-    const preview = await api.call('GET', `/admin/permit-import/session/${importSession}/preview`, { cookie });
-    expect(preview.status).toBe(200);
-    expect(preview.body.data.totals).toMatchObject({ new: CITY_WORKBOOK_PERMITS });
+      // The restarted process: healthy, its index matches the database, the session (and the login) still there.
+      api = await start('data-changed');
+      expect((await api.health()).body).toMatchObject({ status: 'ok' });
+      expect(await indexMismatch(overHttp(api))).toBeNull();
+      const preview = await api.call('GET', `/admin/permit-import/session/${importSession}/preview`, { cookie });
+      expect(preview.status).toBe(200);
+      expect(preview.body.data.totals).toMatchObject({ new: CITY_WORKBOOK_PERMITS });
 
-    // Committed again; this time the process dies just after the commit, before any index hears of it.
-    await killDuring('data-changed', () => api.call('POST', '/admin/permit-import/commit', { cookie, json: { session_id: importSession } }));
-    expect(await permitCount()).toBe(permitsBefore + CITY_WORKBOOK_PERMITS);
-    const after = await dumpDatabase(dbh.db);
-    for (const [table, rows] of Object.entries(without(before, 'import_sessions'))) {
-      expect(after[table], table).toEqual(expect.arrayContaining(rows)); // nothing that was there changed
-    }
-    // The other instance was never told by the dead process: it learns from the feed entry committed with the data.
-    await witnessFollows();
-  });
+      // Committed again; this time the process dies just after the commit, before any index hears of it.
+      await killDuring('data-changed', () => api.call('POST', '/admin/permit-import/commit', { cookie, json: { session_id: importSession } }));
+      expect(await permitCount()).toBe(permitsBefore + CITY_WORKBOOK_PERMITS);
+      const after = await dumpDatabase(dbh.db);
+      for (const [table, rows] of Object.entries(without(before, 'import_sessions'))) {
+        expect(after[table], table).toEqual(expect.arrayContaining(rows)); // nothing that was there changed
+      }
+      // The other instance was never told by the dead process: it learns from the feed entry committed with the data.
+      await witnessFollows();
+    },
+  );
 
   it('checkpoint restore: killed inside the transaction leaves the data as it was; the import stands complete', { timeout: 120_000 }, async () => {
     const api = await start('checkpoint-restore');
@@ -184,7 +211,10 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
     await start(null);
     expect(imageFiles()).toEqual([]);
     if (dialect === 'sqlite') {
-      const said = running!.output().split('\n').filter((l) => l.includes('unfinished checkpoint operation'));
+      const said = running!
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('unfinished checkpoint operation'));
       expect(said).toHaveLength(1);
       expect(JSON.parse(said[0])).toMatchObject({ level: 40, files: [join(dirname(database.url.slice('sqlite:'.length)), left[0])] });
     }
@@ -217,7 +247,11 @@ describe.each(testDialects())('a process killed in the middle of a write on %s',
       const del = await restarted.app.inject({ method: 'DELETE', url: `${API}${path}`, headers: { cookie } });
       expect(del.statusCode).toBe(200);
       expect(await permitIdsNamed(target.name, target.region)).toEqual([]);
-      const batch = await dbh.db.selectFrom('snapshot_batches').selectAll().where('id', '=', Number(del.json().data.snapshot_batch_id)).executeTakeFirstOrThrow();
+      const batch = await dbh.db
+        .selectFrom('snapshot_batches')
+        .selectAll()
+        .where('id', '=', Number(del.json().data.snapshot_batch_id))
+        .executeTakeFirstOrThrow();
       expect(batch).toMatchObject({ reason: 'delete', permit_count: 1 });
       expect(await indexMismatch(inProcess(restarted.app))).toBeNull();
       await witnessFollows();

@@ -67,7 +67,8 @@ describe.skipIf(!inject('pgAdminUrl'))('PostgreSQL going away and coming back', 
     const [first, second, third] = permits;
     expect(await searchIds(first.name)).toContain(String(first.id));
     const upload = await api.call('POST', '/admin/permit-import/upload', {
-      cookie, raw: multipartBody({}, { file: { filename: GUANGAN_CITY, content: workbookBytes(GUANGAN_CITY) } }),
+      cookie,
+      raw: multipartBody({}, { file: { filename: GUANGAN_CITY, content: workbookBytes(GUANGAN_CITY) } }),
     });
     expect(upload.status).toBe(200);
     const inFlight = api.call('POST', '/admin/permit-import/commit', { cookie, json: { session_id: upload.body.data.session_id } }).catch(() => null);
@@ -102,9 +103,7 @@ describe.skipIf(!inject('pgAdminUrl'))('PostgreSQL going away and coming back', 
     // The change-feed poller resumed: a change made by another instance reaches this one's index.
     const other: BuiltApp = await buildApp(testConfig({ url, dataDir }), { logger: false });
     try {
-      const res = await other.app.inject({
-        method: 'DELETE', url: `${API}/admin/permits?region=511602&permit_id=${third.id}`, headers: { cookie },
-      });
+      const res = await other.app.inject({ method: 'DELETE', url: `${API}/admin/permits?region=511602&permit_id=${third.id}`, headers: { cookie } });
       expect(res.statusCode).toBe(200);
     } finally {
       await other.app.close();

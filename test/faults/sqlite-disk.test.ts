@@ -42,7 +42,8 @@ describe.skipIf(unavailable !== null)('the disk of the SQLite file full or read-
   const deletePermit = () => call('DELETE', `/admin/permits?region=511602&permit_id=${permit.id}`);
   const permitCount = async () => (await app.ctx.db.selectFrom('permits').select('id').execute()).length;
   const found = async (name: string) =>
-    (await app.app.inject({ method: 'POST', url: `${API}/v2`, headers: { cookie }, payload: { query: name } })).json()
+    (await app.app.inject({ method: 'POST', url: `${API}/v2`, headers: { cookie }, payload: { query: name } }))
+      .json()
       .data.risk_subject.map((s: { permit: { name: string } }) => s.permit.name) as string[];
   /** The reads a user makes, logged in (a session due for its last-seen update) and not. */
   const readsWork = async () => {

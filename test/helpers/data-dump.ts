@@ -18,7 +18,10 @@ function rowText(row: Record<string, unknown>): string {
 export async function dumpTables(db: Executor, tables: readonly string[]): Promise<DataDump> {
   const out: DataDump = {};
   for (const t of tables) {
-    const rows = await db.selectFrom(t as 'regions').selectAll().execute();
+    const rows = await db
+      .selectFrom(t as 'regions')
+      .selectAll()
+      .execute();
     out[t] = rows.map((r) => rowText(r as Record<string, unknown>)).sort();
   }
   return out;
@@ -27,7 +30,10 @@ export async function dumpTables(db: Executor, tables: readonly string[]): Promi
 /** Every table of the live schema (Kysely's migration bookkeeping aside) except the ones named. */
 export async function liveTableNames(db: Kysely<Database>, except: readonly string[] = []): Promise<string[]> {
   const tables = await db.introspection.getTables();
-  return tables.map((t) => t.name).filter((name) => !except.includes(name)).sort();
+  return tables
+    .map((t) => t.name)
+    .filter((name) => !except.includes(name))
+    .sort();
 }
 
 /** The tables whose contents differ between two dumps, with the rows only one side has (for a failure message). */
@@ -52,7 +58,9 @@ export function dumpDifference(before: DataDump, after: DataDump): Record<string
 export async function watchDataChanges(dbh: DatabaseHandle, tables: readonly string[]): Promise<() => Promise<number>> {
   if (dbh.kind === 'sqlite') {
     const sqlite = dbh.sqlite!;
-    sqlite.exec('create temp table if not exists test_change_counter (n integer not null); delete from temp.test_change_counter; insert into temp.test_change_counter values (0);');
+    sqlite.exec(
+      'create temp table if not exists test_change_counter (n integer not null); delete from temp.test_change_counter; insert into temp.test_change_counter values (0);',
+    );
     for (const t of tables) {
       for (const event of ['insert', 'update', 'delete']) {
         sqlite.exec(

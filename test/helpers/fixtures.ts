@@ -15,8 +15,16 @@ export async function createDepartment(
   const r = await db
     .insertInto('service_departments')
     .values({
-      name: v.name, code: v.code, phone: null, parent_id: v.parent_id ?? null, region_id: v.region_id ?? null,
-      description: null, grade: v.grade ?? 0, unit_level: null, created_at: now, updated_at: now,
+      name: v.name,
+      code: v.code,
+      phone: null,
+      parent_id: v.parent_id ?? null,
+      region_id: v.region_id ?? null,
+      description: null,
+      grade: v.grade ?? 0,
+      unit_level: null,
+      created_at: now,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -31,10 +39,18 @@ export async function createUser(
   const r = await db
     .insertInto('users')
     .values({
-      username: v.username, password_hash: await hashPassword(v.password), display_name: v.display_name ?? null,
-      role: v.role ?? 'department_admin', grade: v.grade ?? 50, service_department_id: v.department_id ?? null,
-      department_role: null, is_active: v.active === false ? 0 : 1, must_change_password: 0,
-      created_at: now, updated_at: now, last_login_at: null,
+      username: v.username,
+      password_hash: await hashPassword(v.password),
+      display_name: v.display_name ?? null,
+      role: v.role ?? 'department_admin',
+      grade: v.grade ?? 50,
+      service_department_id: v.department_id ?? null,
+      department_role: null,
+      is_active: v.active === false ? 0 : 1,
+      must_change_password: 0,
+      created_at: now,
+      updated_at: now,
+      last_login_at: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

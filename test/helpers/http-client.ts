@@ -9,7 +9,11 @@ export interface HttpAnswer {
 export interface HttpClient {
   base: string;
   /** A request under `{api_root}`, with the session cookie when given. */
-  call(method: string, path: string, opts?: { cookie?: string; json?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } }): Promise<HttpAnswer>;
+  call(
+    method: string,
+    path: string,
+    opts?: { cookie?: string; json?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } },
+  ): Promise<HttpAnswer>;
   /** `GET /healthz` (outside `{api_root}`). */
   health(): Promise<HttpAnswer>;
   /** Logs in through the real route and answers the Cookie header value. */
@@ -42,7 +46,9 @@ export function httpClient(base: string): HttpClient {
     health: async () => answer(await fetch(`${base}/healthz`)),
     async login(username, password) {
       const res = await fetch(`${base}${API}/auth/login`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
       });
       const cookie = res.headers.get('set-cookie')?.split(';')[0];
       if (res.status !== 200 || !cookie) throw new Error(`login failed (${res.status}): ${await res.text()}`);

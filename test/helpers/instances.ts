@@ -42,9 +42,7 @@ export function generatedPermits(tag: string, from: number, to: number): Generat
 /** A one-sheet workbook of the given permits in one region, all linked to `theme`. */
 export function generatedWorkbook(permits: GeneratedPermit[], region: string, theme: string): Promise<Buffer> {
   const rows = permits.flatMap((p) =>
-    p.risks.map((risk) =>
-      row({ 区域: region, 主题: theme, 许可事项: p.name, 事项编码: p.code, 对外咨询电话: p.contact, 风险点: risk, 风险等级: '中' }),
-    ),
+    p.risks.map((risk) => row({ 区域: region, 主题: theme, 许可事项: p.name, 事项编码: p.code, 对外咨询电话: p.contact, 风险点: risk, 风险等级: '中' })),
   );
   return workbookBuffer([CANONICAL_HEADER, ...rows]);
 }

@@ -131,7 +131,7 @@ export function watchResponses(app: FastifyInstance, apiRoot: string): ResponseW
     if (sealed) return;
     for (const method of [r.method].flat()) {
       if (method === 'HEAD') continue;
-      const seen = { method, url: r.url, hidden: Boolean((r.schema)?.hide) };
+      const seen = { method, url: r.url, hidden: Boolean(r.schema?.hide) };
       routes.push(seen);
       product.set(`${method} ${r.url}`, seen);
     }

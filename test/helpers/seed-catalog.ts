@@ -93,9 +93,7 @@ async function ensureRegionsAndThemes(db: Executor, corpus: Corpus, regionCodes:
   const have = new Set(existing.map((r) => r.code));
   const missing = regionRows.filter((r) => !have.has(r.code)).map((r) => ({ code: r.code, name: r.name, created_at: now }));
   if (missing.length > 0) await insertChunked(db, 'regions', missing);
-  const regions = new Map(
-    (await db.selectFrom('regions').select(['id', 'code']).execute()).map((r) => [r.code ?? '', r.id] as const),
-  );
+  const regions = new Map((await db.selectFrom('regions').select(['id', 'code']).execute()).map((r) => [r.code ?? '', r.id] as const));
 
   const themeNames = new Set((await db.selectFrom('themes').select('name').execute()).map((t) => t.name));
   const newThemes = corpus.themes.filter((t) => !themeNames.has(t.name)).map((t) => ({ name: t.name, created_at: now }));
@@ -116,9 +114,16 @@ async function seed(db: Executor, opts: SeedOptions): Promise<SeedResult> {
     db,
     'permits',
     permits.map((p) => ({
-      region_id: regions.get(p.region_code)!, code: p.code, name: p.name, implementation_level: p.implementation_level,
-      internal_contact: p.internal_contact, contact_info: p.contact_info, visible: p.visible ? 1 : 0,
-      source_file_id: null, created_at: now, updated_at: now,
+      region_id: regions.get(p.region_code)!,
+      code: p.code,
+      name: p.name,
+      implementation_level: p.implementation_level,
+      internal_contact: p.internal_contact,
+      contact_info: p.contact_info,
+      visible: p.visible ? 1 : 0,
+      source_file_id: null,
+      created_at: now,
+      updated_at: now,
     })),
   );
   // (region, code) is unique, so ids are read back by it rather than trusting RETURNING order.
@@ -146,7 +151,10 @@ async function seed(db: Executor, opts: SeedOptions): Promise<SeedResult> {
     }),
   );
 
-  const approvalDepartments = await ensureApprovalDepartmentIds(db, permits.flatMap((p) => p.approval_departments));
+  const approvalDepartments = await ensureApprovalDepartmentIds(
+    db,
+    permits.flatMap((p) => p.approval_departments),
+  );
   await insertChunked(
     db,
     'permit_approval_departments',
@@ -160,8 +168,15 @@ async function seed(db: Executor, opts: SeedOptions): Promise<SeedResult> {
     'risks',
     permits.flatMap((p) =>
       p.risks.map((r, position) => ({
-        permit_id: idOf(p), position, risk_type: r.risk_type, title: r.title, description: r.description,
-        legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention, level: r.level,
+        permit_id: idOf(p),
+        position,
+        risk_type: r.risk_type,
+        title: r.title,
+        description: r.description,
+        legal_basis: r.legal_basis,
+        consequence: r.consequence,
+        prevention: r.prevention,
+        level: r.level,
       })),
     ),
   );

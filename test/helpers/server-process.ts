@@ -50,7 +50,10 @@ export async function startServer(
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const proc: ServerProcess = {
-    child, port, base, exited,
+    child,
+    port,
+    base,
+    exited,
     output: () => out,
     async waitForOutput(text, ms = 30_000) {
       const deadline = Date.now() + ms;

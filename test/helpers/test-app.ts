@@ -25,14 +25,7 @@ export interface TestApp {
 }
 
 export function testConfig(database: Pick<TestDatabase, 'url' | 'dataDir'>, env: Record<string, string> = {}): Config {
-  return loadConfig({
-    DATABASE_URL: database.url,
-    DATA_DIR: database.dataDir,
-    ADMIN_PASSWORD,
-    DEMO_DATA: '0',
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
+  return loadConfig({ DATABASE_URL: database.url, DATA_DIR: database.dataDir, ADMIN_PASSWORD, DEMO_DATA: '0', LOG_LEVEL: 'silent', ...env });
 }
 
 export function cookieOf(res: LightMyRequestResponse): string {
@@ -63,10 +56,7 @@ async function buildCheckedApp(config: Config, opts: BuildOptions) {
 }
 
 /** A fresh database of the given kind with the whole application built on it. */
-export async function buildTestApp(
-  kind: DialectKind = 'sqlite',
-  opts: { env?: Record<string, string>; build?: Partial<BuildOptions> } = {},
-): Promise<TestApp> {
+export async function buildTestApp(kind: DialectKind = 'sqlite', opts: { env?: Record<string, string>; build?: Partial<BuildOptions> } = {}): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const config = testConfig(database, opts.env);
   const dbh = database.open();

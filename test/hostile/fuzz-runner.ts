@@ -47,7 +47,9 @@ export function describeFailure(f: FuzzFailure): string {
     payload ? `  payload: ${JSON.stringify(payload)}` : '',
     `  → ${f.status}: ${f.problem}`,
     `  body: ${clip(f.body, 600)}`,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 export interface Identity {

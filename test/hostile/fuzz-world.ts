@@ -28,14 +28,18 @@ export interface FuzzWorld {
 /** Four permits of two regions with a few risks: enough for every route to find something, small enough to compare after each request. */
 function smallWorkbook(): Promise<Buffer> {
   const permit = (区域: string, 许可事项: string, 事项编码: string, 主题: string) => ({ 区域, 许可事项, 事项编码, 主题, 审批部门: '市场监督管理局' });
-  return workbookBuffer([
-    CANONICAL_HEADER,
-    row({ ...permit('广安市', '食品经营许可', 'F001', '开办餐饮店'), 风险点: '无证经营', 法律依据: '《食品安全法》第一百二十二条' }),
-    row({ 风险点: '超范围经营', 风险等级: '中' }),
-    row({ ...permit('广安市', '公共场所卫生许可', 'F002', '开办宾馆'), 风险点: '未取得卫生许可证' }),
-    row({ ...permit('广安区', '旅馆业特种行业许可证核发', 'F003', '开办宾馆'), 风险点: '未登记旅客信息', 检索可见: '否' }),
-    row({ ...permit('前锋区', '建筑工程施工许可', 'F004', '工程建设'), 风险点: '未批先建' }),
-  ], undefined, '市级许可事项');
+  return workbookBuffer(
+    [
+      CANONICAL_HEADER,
+      row({ ...permit('广安市', '食品经营许可', 'F001', '开办餐饮店'), 风险点: '无证经营', 法律依据: '《食品安全法》第一百二十二条' }),
+      row({ 风险点: '超范围经营', 风险等级: '中' }),
+      row({ ...permit('广安市', '公共场所卫生许可', 'F002', '开办宾馆'), 风险点: '未取得卫生许可证' }),
+      row({ ...permit('广安区', '旅馆业特种行业许可证核发', 'F003', '开办宾馆'), 风险点: '未登记旅客信息', 检索可见: '否' }),
+      row({ ...permit('前锋区', '建筑工程施工许可', 'F004', '工程建设'), 风险点: '未批先建' }),
+    ],
+    undefined,
+    '市级许可事项',
+  );
 }
 
 /**
@@ -52,11 +56,24 @@ export async function buildFuzzWorld(dialect: DialectKind): Promise<FuzzWorld> {
   });
   const db = t.dbh.db;
   const now = nowIso();
-  await db.insertInto('users').values({
-    id: FUZZ_ADMIN_ID, username: FUZZ_ADMIN.username, password_hash: await hashPassword(FUZZ_ADMIN.password),
-    display_name: '安全测试管理员', role: 'admin', grade: 100, service_department_id: null, department_role: null,
-    is_active: 1, must_change_password: 0, created_at: now, updated_at: now, last_login_at: null,
-  }).execute();
+  await db
+    .insertInto('users')
+    .values({
+      id: FUZZ_ADMIN_ID,
+      username: FUZZ_ADMIN.username,
+      password_hash: await hashPassword(FUZZ_ADMIN.password),
+      display_name: '安全测试管理员',
+      role: 'admin',
+      grade: 100,
+      service_department_id: null,
+      department_role: null,
+      is_active: 1,
+      must_change_password: 0,
+      created_at: now,
+      updated_at: now,
+      last_login_at: null,
+    })
+    .execute();
 
   const regions = await seedCorpusRegions(db);
   const admin = await t.login();
@@ -77,7 +94,9 @@ export async function buildFuzzWorld(dialect: DialectKind): Promise<FuzzWorld> {
     .limit(3)
     .execute();
   const deleted = await t.app.inject({
-    method: 'DELETE', url: `${API}/admin/permits`, payload: { region_id: String(permits[2].region_id), permit_id: String(permits[2].id) },
+    method: 'DELETE',
+    url: `${API}/admin/permits`,
+    payload: { region_id: String(permits[2].region_id), permit_id: String(permits[2].id) },
     headers: { cookie: admin },
   });
   for (const res of [pending, checkpoint, deleted]) if (res.statusCode !== 200) throw new Error(`fuzz world setup failed: ${res.body}`);
@@ -85,11 +104,18 @@ export async function buildFuzzWorld(dialect: DialectKind): Promise<FuzzWorld> {
   const ids = async (table: 'regions' | 'themes' | 'permit_files' | 'snapshot_batches' | 'checkpoints' | 'service_departments') =>
     (await db.selectFrom(table).select('id').execute()).map((r) => String(r.id));
   const known = [
-    ...(await ids('regions')), ...Object.keys(regions), '511600',
-    ...(await ids('themes')), ...(await ids('permit_files')), ...(await ids('snapshot_batches')),
-    ...(await ids('checkpoints')), ...(await ids('service_departments')), String(clerk),
+    ...(await ids('regions')),
+    ...Object.keys(regions),
+    '511600',
+    ...(await ids('themes')),
+    ...(await ids('permit_files')),
+    ...(await ids('snapshot_batches')),
+    ...(await ids('checkpoints')),
+    ...(await ids('service_departments')),
+    String(clerk),
     ...permits.flatMap((p) => [String(p.id), p.code ?? '', p.name]),
-    pending.json().data.session_id as string, '市级许可事项',
+    pending.json().data.session_id as string,
+    '市级许可事项',
   ].filter((v) => v !== '');
 
   const routes = seen.flatMap((r) => routesOf(r, API)).sort((a, b) => `${a.url} ${a.method}`.localeCompare(`${b.url} ${b.method}`));

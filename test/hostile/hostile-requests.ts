@@ -1,8 +1,19 @@
 import type { RouteOptions } from 'fastify';
 import { multipartBody } from '../helpers/multipart.js';
 import {
-  CONTROL_CHARACTERS, hostileJsonValue, hostileKey, hostileString, LONE_SURROGATES, LONG, MARKUP_AND_TEMPLATES,
-  NUMBER_LIKE, ODD_TEXT, PATH_TRAVERSAL, percentEncode, PROTOTYPE_KEYS, SQL_INJECTION,
+  CONTROL_CHARACTERS,
+  hostileJsonValue,
+  hostileKey,
+  hostileString,
+  LONE_SURROGATES,
+  LONG,
+  MARKUP_AND_TEMPLATES,
+  NUMBER_LIKE,
+  ODD_TEXT,
+  PATH_TRAVERSAL,
+  percentEncode,
+  PROTOTYPE_KEYS,
+  SQL_INJECTION,
 } from './hostile-values.js';
 import type { Random } from './random.js';
 
@@ -30,15 +41,74 @@ export interface HostileRequest {
  * route without a body schema gets all of them at once, so whichever it reads is hostile.
  */
 export const KNOWN_FIELDS = [
-  'query', 'q', 'text', 'debug', 'top', 'mode', 'region', 'region_id', 'regions', 'regions[]', 'themes', 'theme',
-  'theme_id', 'themes[]', 'departments', 'department', 'departments[]', 'search_text', 'limit', 'offset', 'visibility',
-  'permit', 'permit_id', 'edited_by', 'editedBy', 'change_summary', 'changeSummary', 'username', 'password',
-  'display_name', 'role', 'grade', 'service_department_id', 'parent_department_id', 'department_phone',
-  'department_role', 'include_inactive', 'name', 'new_name', 'code', 'phone', 'parent_id', 'description', 'force',
-  'municipal_dept_id', 'district_dept_id', 'session_id', 'sessionId', 'sheet_names', 'sheets', 'selectedSheets',
-  'overrides', 'theme_bindings', 'themeBindings', 'keyword', 'operator', 'operation_type', 'type',
-  'create_auto_backup', 'batch_size', 'next', 'error', 'old_password', 'new_password', 'is_active',
-  'must_change_password', 'binding_mode', 'department_id',
+  'query',
+  'q',
+  'text',
+  'debug',
+  'top',
+  'mode',
+  'region',
+  'region_id',
+  'regions',
+  'regions[]',
+  'themes',
+  'theme',
+  'theme_id',
+  'themes[]',
+  'departments',
+  'department',
+  'departments[]',
+  'search_text',
+  'limit',
+  'offset',
+  'visibility',
+  'permit',
+  'permit_id',
+  'edited_by',
+  'editedBy',
+  'change_summary',
+  'changeSummary',
+  'username',
+  'password',
+  'display_name',
+  'role',
+  'grade',
+  'service_department_id',
+  'parent_department_id',
+  'department_phone',
+  'department_role',
+  'include_inactive',
+  'name',
+  'new_name',
+  'code',
+  'phone',
+  'parent_id',
+  'description',
+  'force',
+  'municipal_dept_id',
+  'district_dept_id',
+  'session_id',
+  'sessionId',
+  'sheet_names',
+  'sheets',
+  'selectedSheets',
+  'overrides',
+  'theme_bindings',
+  'themeBindings',
+  'keyword',
+  'operator',
+  'operation_type',
+  'type',
+  'create_auto_backup',
+  'batch_size',
+  'next',
+  'error',
+  'old_password',
+  'new_password',
+  'is_active',
+  'must_change_password',
+  'binding_mode',
+  'department_id',
 ];
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -60,7 +130,7 @@ function schemaFields(schema: unknown): string[] | null {
 export function routesOf(route: RouteOptions, apiRoot: string): RouteUnderTest[] {
   const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
   const params = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
-  const body = (route.schema)?.body;
+  const body = route.schema?.body;
   const guard = (route.config as { guard?: string } | undefined)?.guard;
   const guarded = guard ? guard !== 'public' : route.url.startsWith(`${apiRoot}/admin/`);
   return methods.map((method) => ({ method, url: route.url, params, schemaFields: schemaFields(body), guarded }));
@@ -217,47 +287,165 @@ export function hostileRequests(route: RouteUnderTest, rng: Random, known: Known
   for (const category of budget.categories ?? Object.keys(TEXT_CATEGORIES)) {
     const text = TEXT_CATEGORIES[category];
     const fields = Object.fromEntries(fieldNames.map((f) => [f, realOr(() => text(rng))]));
-    add(`query:${category}`, withQuery(path(() => text(rng)), queryString(Object.entries(fields))));
+    add(
+      `query:${category}`,
+      withQuery(
+        path(() => text(rng)),
+        queryString(Object.entries(fields)),
+      ),
+    );
     if (hasBody) {
-      add(`json:${category}`, path(() => text(rng)), JSON_TYPE, JSON.stringify(fields));
-      if (FORM_CATEGORIES.has(category)) add(`form:${category}`, path(() => text(rng)), FORM_TYPE, queryString(Object.entries(fields)));
+      add(
+        `json:${category}`,
+        path(() => text(rng)),
+        JSON_TYPE,
+        JSON.stringify(fields),
+      );
+      if (FORM_CATEGORIES.has(category))
+        add(
+          `form:${category}`,
+          path(() => text(rng)),
+          FORM_TYPE,
+          queryString(Object.entries(fields)),
+        );
     }
-    if (route.params.length > 0) add(`path:${category}`, pathFor(route, () => percentEncode(text(rng))));
+    if (route.params.length > 0)
+      add(
+        `path:${category}`,
+        pathFor(route, () => percentEncode(text(rng))),
+      );
   }
   if (budget.structure) {
     // A 1 MB value in one field at a time: in the query string it reaches the handler; a 1 MB
     // Chinese body is over the 1 MB body limit (refused as too large), one just under it is read.
     const field = rng.pick(fieldNames);
-    add('query:1mb', withQuery(path(() => 'x'), queryString([[field, LONG.ascii1mb()]])));
+    add(
+      'query:1mb',
+      withQuery(
+        path(() => 'x'),
+        queryString([[field, LONG.ascii1mb()]]),
+      ),
+    );
     if (hasBody) {
-      add('json:1mb', path(() => 'x'), JSON_TYPE, JSON.stringify({ [field]: LONG.chinese1mb() }));
-      add('json:just-under-limit', path(() => 'x'), JSON_TYPE, JSON.stringify({ [field]: LONG.justUnderBody() }));
-      add('form:1mb', path(() => 'x'), FORM_TYPE, queryString([[field, LONG.chinese1mb()]]));
+      add(
+        'json:1mb',
+        path(() => 'x'),
+        JSON_TYPE,
+        JSON.stringify({ [field]: LONG.chinese1mb() }),
+      );
+      add(
+        'json:just-under-limit',
+        path(() => 'x'),
+        JSON_TYPE,
+        JSON.stringify({ [field]: LONG.justUnderBody() }),
+      );
+      add(
+        'form:1mb',
+        path(() => 'x'),
+        FORM_TYPE,
+        queryString([[field, LONG.chinese1mb()]]),
+      );
     }
     if (route.params.length > 0) {
-      add('path:1mb', pathFor(route, () => 'p'.repeat(1024 * 1024)));
-      add('path:empty', pathFor(route, () => ''));
-      add('path:raw-traversal', pathFor(route, () => '..%2F..%2F..%2Fetc%2Fpasswd'));
-      add('path:encoded-dots', pathFor(route, () => '%2e%2e'));
+      add(
+        'path:1mb',
+        pathFor(route, () => 'p'.repeat(1024 * 1024)),
+      );
+      add(
+        'path:empty',
+        pathFor(route, () => ''),
+      );
+      add(
+        'path:raw-traversal',
+        pathFor(route, () => '..%2F..%2F..%2Fetc%2Fpasswd'),
+      );
+      add(
+        'path:encoded-dots',
+        pathFor(route, () => '%2e%2e'),
+      );
     }
     // Wrong types: every field at once, each with a value of another type.
     const typed = Object.fromEntries(fieldNames.map((f) => [f, hostileJsonValue(rng)]));
     if (hasBody) {
-      add('json:wrong-types', path(() => 'x'), JSON_TYPE, JSON.stringify(typed));
-      for (const top of [[], ['a'], 'text', 1, true, null]) add('json:top-level', path(() => 'x'), JSON_TYPE, JSON.stringify(top));
-      for (const text of MALFORMED_JSON) add('json:malformed', path(() => 'x'), JSON_TYPE, text);
-      for (const c of wrongContentTypes(typed)) add('content-type', path(() => 'x'), c.headers, c.payload);
-      for (const m of malformedMultipart(rng)) add('multipart', path(() => 'x'), m.headers, m.payload);
+      add(
+        'json:wrong-types',
+        path(() => 'x'),
+        JSON_TYPE,
+        JSON.stringify(typed),
+      );
+      for (const top of [[], ['a'], 'text', 1, true, null])
+        add(
+          'json:top-level',
+          path(() => 'x'),
+          JSON_TYPE,
+          JSON.stringify(top),
+        );
+      for (const text of MALFORMED_JSON)
+        add(
+          'json:malformed',
+          path(() => 'x'),
+          JSON_TYPE,
+          text,
+        );
+      for (const c of wrongContentTypes(typed))
+        add(
+          'content-type',
+          path(() => 'x'),
+          c.headers,
+          c.payload,
+        );
+      for (const m of malformedMultipart(rng))
+        add(
+          'multipart',
+          path(() => 'x'),
+          m.headers,
+          m.payload,
+        );
       const extra = Object.fromEntries([...rng.some(fieldNames, 3).map((f) => [f, 'x']), [hostileKey(rng), 'y']]);
-      add('json:unknown-key', path(() => 'x'), JSON_TYPE, JSON.stringify(extra));
+      add(
+        'json:unknown-key',
+        path(() => 'x'),
+        JSON_TYPE,
+        JSON.stringify(extra),
+      );
     } else {
-      add('get-with-body', path(() => 'x'), JSON_TYPE, JSON.stringify(typed));
+      add(
+        'get-with-body',
+        path(() => 'x'),
+        JSON_TYPE,
+        JSON.stringify(typed),
+      );
     }
-    for (const qs of ODD_QUERIES) add('query:structure', withQuery(path(() => 'x'), qs));
-    add('header:cookie', path(() => 'x'), { cookie: `lawrisk_sid=${percentEncode(rng.pick(SQL_INJECTION))}; lawrisk_sid=x` });
-    add('header:request-id', path(() => 'x'), { 'x-request-id': rng.pick(['../../x', 'a'.repeat(500), '<script>', '%00']) });
-    add('header:forwarded', path(() => 'x'), { 'x-forwarded-for': rng.pick(SQL_INJECTION), 'x-forwarded-host': 'evil.example' });
-    if (hasBody) add('header:origin', path(() => 'x'), { origin: rng.pick(['https://evil.example', 'null']), ...JSON_TYPE }, '{}');
+    for (const qs of ODD_QUERIES)
+      add(
+        'query:structure',
+        withQuery(
+          path(() => 'x'),
+          qs,
+        ),
+      );
+    add(
+      'header:cookie',
+      path(() => 'x'),
+      { cookie: `lawrisk_sid=${percentEncode(rng.pick(SQL_INJECTION))}; lawrisk_sid=x` },
+    );
+    add(
+      'header:request-id',
+      path(() => 'x'),
+      { 'x-request-id': rng.pick(['../../x', 'a'.repeat(500), '<script>', '%00']) },
+    );
+    add(
+      'header:forwarded',
+      path(() => 'x'),
+      { 'x-forwarded-for': rng.pick(SQL_INJECTION), 'x-forwarded-host': 'evil.example' },
+    );
+    if (hasBody)
+      add(
+        'header:origin',
+        path(() => 'x'),
+        { origin: rng.pick(['https://evil.example', 'null']), ...JSON_TYPE },
+        '{}',
+      );
   }
 
   for (let i = 0; i < budget.random; i++) {

@@ -12,17 +12,17 @@ export const SQL_INJECTION = [
   "' OR '1'='1",
   "' OR 1=1 --",
   '" OR ""="',
-  "1; DROP TABLE permits; --",
+  '1; DROP TABLE permits; --',
   "'); DELETE FROM risks; --",
   "1' UNION SELECT username, password_hash FROM users --",
   "admin'--",
   "%' AND 1=1 --",
-  "1 AND (SELECT 1 FROM pg_sleep(0)) IS NOT NULL",
+  '1 AND (SELECT 1 FROM pg_sleep(0)) IS NOT NULL',
   "'||(select sqlite_version())||'",
   '\\x27; select 1; --',
-  "%",
-  "_",
-  "%%_%\\",
+  '%',
+  '_',
+  '%%_%\\',
 ];
 
 export const PATH_TRAVERSAL = [
@@ -62,7 +62,7 @@ export const MARKUP_AND_TEMPLATES = [
   '{{7*7}}',
   '%s%s%s%n',
   '=1+2',
-  '+cmd|\' /C calc\'!A0',
+  "+cmd|' /C calc'!A0",
   '-2+3',
   '@SUM(A1:A9)',
   '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
@@ -100,16 +100,26 @@ function deepNesting(depth: number, leaf: unknown): unknown {
 /** A value of the wrong type for a JSON field, or a hostile string. */
 export function hostileJsonValue(rng: Random): unknown {
   switch (rng.int(12)) {
-    case 0: return rng.pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 2, 90, 100, -0]);
-    case 1: return rng.pick([true, false]);
-    case 2: return null;
-    case 3: return rng.pick<object>([{}, { $gt: '' }, { $ne: null }, { length: 1e9 }, { toString: 'x', valueOf: 1 }]);
-    case 4: return rng.pick<unknown[]>([[], [''], ['a', 'b'], [1, 2], [null], [[]], [{}]]);
-    case 5: return Array.from({ length: 5000 }, (_, i) => `v${i}`);
-    case 6: return deepNesting(rng.pick([50, 2000]), hostileString(rng, false));
-    case 7: return [hostileString(rng, false), hostileString(rng, false)];
-    case 8: return LONG.tenK();
-    default: return hostileString(rng, false);
+    case 0:
+      return rng.pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 2, 90, 100, -0]);
+    case 1:
+      return rng.pick([true, false]);
+    case 2:
+      return null;
+    case 3:
+      return rng.pick<object>([{}, { $gt: '' }, { $ne: null }, { length: 1e9 }, { toString: 'x', valueOf: 1 }]);
+    case 4:
+      return rng.pick<unknown[]>([[], [''], ['a', 'b'], [1, 2], [null], [[]], [{}]]);
+    case 5:
+      return Array.from({ length: 5000 }, (_, i) => `v${i}`);
+    case 6:
+      return deepNesting(rng.pick([50, 2000]), hostileString(rng, false));
+    case 7:
+      return [hostileString(rng, false), hostileString(rng, false)];
+    case 8:
+      return LONG.tenK();
+    default:
+      return hostileString(rng, false);
   }
 }
 

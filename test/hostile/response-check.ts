@@ -38,9 +38,15 @@ const LEAKS: Array<[RegExp, string]> = [
   [/\n\s+at [^\n]+\(?[^\n]*:\d+:\d+/, 'stack trace'],
   [new RegExp(PROJECT_ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'project path'],
   [/node_modules|\bsrc\/[\w/.-]+\.(ts|js)\b|file:\/\/\/(?!etc\/passwd)/, 'source path'],
-  [/SQLITE_[A-Z]|SqliteError|near "[^"]*": syntax error|syntax error at or near|invalid input syntax|violates [a-z ]+constraint|duplicate key value|relation "[^"]+" does not exist|invalid byte sequence/, 'database error text'],
+  [
+    /SQLITE_[A-Z]|SqliteError|near "[^"]*": syntax error|syntax error at or near|invalid input syntax|violates [a-z ]+constraint|duplicate key value|relation "[^"]+" does not exist|invalid byte sequence/,
+    'database error text',
+  ],
   [/\$argon2(id|i|d)\$/, 'password hash'],
-  [/\b(TypeError|ReferenceError|RangeError|SyntaxError): |Cannot read propert|is not a function|Maximum call stack|Invalid string length|undefined is not/, 'JavaScript error text'],
+  [
+    /\b(TypeError|ReferenceError|RangeError|SyntaxError): |Cannot read propert|is not a function|Maximum call stack|Invalid string length|undefined is not/,
+    'JavaScript error text',
+  ],
 ];
 
 const PAGE_TYPES = /^(text\/html|text\/css|text\/javascript|application\/javascript|image\/|font\/|application\/vnd\.openxmlformats|application\/octet-stream)/;

@@ -58,7 +58,9 @@ describe.each(testDialects())('hostile input on every route (%s)', (dialect) => 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `hostile input (${dialect}, HOSTILE_SEED=${seed}): ${report.requests} requests over ${world.routes.length} routes ` +
-        `(${Object.entries(report.byIdentity).map(([k, v]) => `${k} ${v}`).join(', ')}) in ${seconds} s, ${report.failures.length} failures`,
+        `(${Object.entries(report.byIdentity)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}) in ${seconds} s, ${report.failures.length} failures`,
     );
     if (process.env.HOSTILE_VERBOSE === '1') {
       console.log(report.slowest.map(([ms, what]) => `${ms} ms ${what}`).join('\n'));

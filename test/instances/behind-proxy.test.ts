@@ -23,14 +23,20 @@ describe('behind nginx with TRUST_PROXY', () => {
 
   it('logs in over the proxy with a Secure cookie and accepts same-origin changes', async () => {
     const login = await t.app.inject({
-      method: 'POST', url: `${API}/auth/login`, payload: { username: 'admin', password: ADMIN_PASSWORD }, headers: { ...NGINX, origin: ORIGIN },
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+      headers: { ...NGINX, origin: ORIGIN },
     });
     expect(login.statusCode, login.body).toBe(200);
     expect(String(login.headers['set-cookie'])).toMatch(/; Secure/);
     cookie = cookieOf(login);
 
     const created = await t.app.inject({
-      method: 'POST', url: `${API}/admin/regions`, payload: { name: '代理区' }, headers: { ...NGINX, origin: ORIGIN, cookie },
+      method: 'POST',
+      url: `${API}/admin/regions`,
+      payload: { name: '代理区' },
+      headers: { ...NGINX, origin: ORIGIN, cookie },
     });
     expect(created.statusCode, created.body).toBe(200);
     const log = await t.dbh.db.selectFrom('operation_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
@@ -38,7 +44,10 @@ describe('behind nginx with TRUST_PROXY', () => {
     expect(created.headers['x-request-id']).toBe(NGINX['x-request-id']);
 
     const crossSite = await t.app.inject({
-      method: 'POST', url: `${API}/admin/regions`, payload: { name: '跨站区' }, headers: { ...NGINX, origin: 'https://evil.example', cookie },
+      method: 'POST',
+      url: `${API}/admin/regions`,
+      payload: { name: '跨站区' },
+      headers: { ...NGINX, origin: 'https://evil.example', cookie },
     });
     expect([crossSite.statusCode, crossSite.json()]).toEqual([403, { success: false, message: '跨站请求被拒绝' }]);
   });

@@ -65,7 +65,10 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('concurrent import
       !ok(ra) && ok(rb) && expectedContent(base, right),
     ].filter((o) => o !== false);
     const stored = await storedContent(t.dbh.db, regionId);
-    expect(serialOrders.map((o) => JSON.stringify(o)), JSON.stringify(stored, null, 1)).toContain(JSON.stringify(stored));
+    expect(
+      serialOrders.map((o) => JSON.stringify(o)),
+      JSON.stringify(stored, null, 1),
+    ).toContain(JSON.stringify(stored));
     expect(await t.dbh.db.selectFrom('themes').select('id').where('name', '=', theme).execute()).toHaveLength(1);
 
     // Both instances' search indexes show the final state within a second.

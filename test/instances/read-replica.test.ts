@@ -53,9 +53,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a read replica on
     });
 
     it('writes to the primary; read-only routes show a write only once the replica has it (replica lag)', async () => {
-      const created = await t.app.inject({
-        method: 'POST', url: `${API}/admin/regions`, payload: { name: '主库新区', code: 'PRIMARY1' }, headers: { cookie },
-      });
+      const created = await t.app.inject({ method: 'POST', url: `${API}/admin/regions`, payload: { name: '主库新区', code: 'PRIMARY1' }, headers: { cookie } });
       expect(created.statusCode, created.body).toBe(200);
       expect((await t.dbh.db.selectFrom('regions').select('name').execute()).map((r) => r.name)).toEqual(['主库新区']);
       // This "replica" never catches up: the region stays invisible to the read-only list.
@@ -111,14 +109,21 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a read replica on
       const theme = String(seed.themesByName.get(permit.themes[0]));
       const reads: Array<[string, string, object?]> = [
         ['POST', '/v2', { query: permit.name }],
-        ['GET', '/v2/regions'], ['GET', '/v2/themes'], ['GET', '/v2/unbound-permits?visibility=all'],
+        ['GET', '/v2/regions'],
+        ['GET', '/v2/themes'],
+        ['GET', '/v2/unbound-permits?visibility=all'],
         ['GET', `/getPermits?region=${region}`],
-        ['GET', '/admin/regions'], ['GET', `/admin/themes?region=${region}`], ['GET', `/admin/permits?region=${region}`],
+        ['GET', '/admin/regions'],
+        ['GET', `/admin/themes?region=${region}`],
+        ['GET', `/admin/permits?region=${region}`],
         ['GET', `/admin/permits?region=${region}&theme=${theme}`],
         ['GET', `/admin/permit-details?region=${region}&permit=${permit.code}`],
-        ['GET', '/admin/permits/advanced-filter?regions=511603'], ['GET', `/admin/permits/filter-options?region_id=${region}`],
-        ['POST', '/admin/permits/filter', { region }], ['GET', '/admin/permit-files'],
-        ['GET', '/admin/permit-risk-snapshots'], ['GET', '/admin/statistics'],
+        ['GET', '/admin/permits/advanced-filter?regions=511603'],
+        ['GET', `/admin/permits/filter-options?region_id=${region}`],
+        ['POST', '/admin/permits/filter', { region }],
+        ['GET', '/admin/permit-files'],
+        ['GET', '/admin/permit-risk-snapshots'],
+        ['GET', '/admin/statistics'],
       ];
       for (const [method, path, payload] of reads) {
         const res = await app.inject({ method: method as 'GET', url: `${API}${path}`, headers: { cookie }, ...(payload ? { payload } : {}) });

@@ -16,13 +16,17 @@ const REGION = '进程区';
 
 /** The JSON log lines a server printed (anything else it printed is returned as text lines too). */
 function logLines(srv: ServerProcess): Array<Record<string, unknown>> {
-  return srv.output().split('\n').filter((l) => l.trim() !== '').map((l) => {
-    try {
-      return JSON.parse(l) as Record<string, unknown>;
-    } catch {
-      return { text: l };
-    }
-  });
+  return srv
+    .output()
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return { text: l };
+      }
+    });
 }
 
 /**
@@ -77,7 +81,10 @@ describe.each(testDialects())('two server processes on one new %s database', (di
   };
 
   it('ran each migration once and created one administrator, without an error in either log', async () => {
-    const ran = await dbh.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+    const ran = await dbh.db
+      .selectFrom('kysely_migration' as never)
+      .select('name' as never)
+      .execute();
     expect((ran as Array<{ name: string }>).map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
     const admins = await dbh.db.selectFrom('users').select('username').where('role', '=', 'admin').execute();
     expect(admins).toEqual([{ username: 'admin' }]);
@@ -116,7 +123,9 @@ describe.each(testDialects())('two server processes on one new %s database', (di
       ok[0] && ok[1] && expectedContent(right, left),
       ok[0] && !ok[1] && expectedContent(left),
       !ok[0] && ok[1] && expectedContent(right),
-    ].filter((o) => o !== false).map((o) => JSON.stringify(o));
+    ]
+      .filter((o) => o !== false)
+      .map((o) => JSON.stringify(o));
     const stored = await storedContent(dbh.db, regionId);
     expect(orders).toContain(JSON.stringify(stored));
 
@@ -142,7 +151,9 @@ describe.each(testDialects())('two server processes on one new %s database', (di
       expect(access.length).toBeGreaterThan(3);
       for (const line of access) expect(line.reqId, JSON.stringify(line)).toEqual(expect.any(String));
     }
-    const me = logLines(b).filter((l) => l.msg === 'request completed' && l.url === `${API}/auth/me`).at(-1);
+    const me = logLines(b)
+      .filter((l) => l.msg === 'request completed' && l.url === `${API}/auth/me`)
+      .at(-1);
     expect(me).toMatchObject({ method: 'GET', route: `${API}/auth/me`, statusCode: 200, userId: expect.any(Number) });
   });
 });
@@ -157,10 +168,12 @@ describe('migrations of one new SQLite file by several processes at the same ins
       const runs = children.map((child) => {
         let out = '';
         child.stderr.on('data', (d) => (out += d));
-        const ready = new Promise<void>((resolve) => child.stdout.on('data', (d) => {
-          out += d;
-          if (out.includes('ready\n')) resolve();
-        }));
+        const ready = new Promise<void>((resolve) =>
+          child.stdout.on('data', (d) => {
+            out += d;
+            if (out.includes('ready\n')) resolve();
+          }),
+        );
         const exit = new Promise<{ code: number | null; out: string }>((resolve) => child.on('exit', (code) => resolve({ code, out })));
         return { child, ready, exit };
       });
@@ -172,7 +185,10 @@ describe('migrations of one new SQLite file by several processes at the same ins
       const ran = results.map((r) => JSON.parse(r.out.trim().split('\n').at(-1)!) as { ran: string[] });
       expect(ran.map((r) => r.ran).filter((r) => r.length > 0)).toEqual([Object.keys(migrations)]);
       const dbh = connect({ kind: 'sqlite', path: join(dir, 'new.db'), url: `sqlite:${join(dir, 'new.db')}` });
-      const rows = await dbh.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+      const rows = await dbh.db
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .execute();
       await dbh.close();
       expect((rows as Array<{ name: string }>).map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
     } finally {

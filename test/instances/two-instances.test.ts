@@ -56,7 +56,7 @@ describe.each(testDialects())('two instances on one %s database', (dialect) => {
     }
   });
 
-  it('previews and commits on B an import uploaded on A, and B\'s search finds it within a second', async () => {
+  it("previews and commits on B an import uploaded on A, and B's search finds it within a second", async () => {
     const cookie = await t.login();
     const permits = generatedPermits('v1', 0, 5);
     const session = await upload(a, cookie, await generatedWorkbook(permits, REGION, THEME), '双实例.xlsx');
@@ -78,7 +78,7 @@ describe.each(testDialects())('two instances on one %s database', (dialect) => {
     await searchOnB('独角兽饲养场经营许可', permits[3].code, true);
   });
 
-  it('makes a permit deleted on A vanish from B\'s search, and a snapshot restore on A bring it back, within a second each', async () => {
+  it("makes a permit deleted on A vanish from B's search, and a snapshot restore on A bring it back, within a second each", async () => {
     const cookie = await t.login();
     const victim = generatedPermits('v1', 1, 2)[0];
     await searchOnB(victim.name, victim.code, true);
@@ -92,7 +92,7 @@ describe.each(testDialects())('two instances on one %s database', (dialect) => {
     expect(back.elapsed).toBeLessThan(1000);
   });
 
-  it('reflects a checkpoint restore on A in B\'s search within a second', async () => {
+  it("reflects a checkpoint restore on A in B's search within a second", async () => {
     const cookie = await t.login();
     const checkpoint = ok(await call(a, 'POST', '/admin/checkpoints', cookie, { description: '双实例' }));
     const extra = generatedPermits('later', 7, 8);

@@ -30,7 +30,8 @@ describe.each(testDialects())('deleting archived workbooks across regions on %s'
     w.t.dbh.db.selectFrom('permit_files').select(['id', 'region_id', 'sha256', 'content']).where('id', '=', Number(id)).executeTakeFirst();
   const linkedRegions = async (id: string) =>
     (await w.t.dbh.db.selectFrom('permits').select('region_id').distinct().where('source_file_id', '=', Number(id)).execute())
-      .map((r) => String(r.region_id)).sort();
+      .map((r) => String(r.region_id))
+      .sort();
 
   beforeAll(async () => {
     w = await twoRegions(dialect);
@@ -67,7 +68,10 @@ describe.each(testDialects())('deleting archived workbooks across regions on %s'
   });
 
   it('refuses the region-A department account the deletion of a workbook holding region-B rows or mixed rows, as it refuses their content, and changes nothing', async () => {
-    for (const [id, bytes] of [[bFile, bBytes], [mixedFile, mixedBytes]] as const) {
+    for (const [id, bytes] of [
+      [bFile, bBytes],
+      [mixedFile, mixedBytes],
+    ] as const) {
       const before = await dumpDatabase(w.t.dbh.db);
       const res = await w.call('district', { method: 'DELETE', url: `/admin/permit-files/${id}` });
       expect(res.statusCode, id).toBe(403);
@@ -78,8 +82,12 @@ describe.each(testDialects())('deleting archived workbooks across regions on %s'
       expect(Buffer.from(row.content).equals(bytes)).toBe(true);
       expect(row.sha256).toBe(sha256(bytes));
       expect(await linkedRegions(id)).toEqual([w.regionA]);
-      const log = await w.t.dbh.db.selectFrom('operation_logs').select(['outcome', 'target_id']).where('operation_type', '=', 'file_delete')
-        .orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const log = await w.t.dbh.db
+        .selectFrom('operation_logs')
+        .select(['outcome', 'target_id'])
+        .where('operation_type', '=', 'file_delete')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       expect(log).toEqual({ outcome: 'failure', target_id: id });
 
       // The same rule as the workbook's content.

@@ -19,10 +19,14 @@ const ASSET = readdirSync(join(DEFAULT_PAGES_DIR, 'assets')).find((f) => f.endsW
 function csp(res: LightMyRequestResponse): Map<string, string[]> {
   const header = String(res.headers['content-security-policy'] ?? '');
   return new Map(
-    header.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-      const [name, ...sources] = d.split(/\s+/);
-      return [name, sources] as [string, string[]];
-    }),
+    header
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...sources] = d.split(/\s+/);
+        return [name, sources] as [string, string[]];
+      }),
   );
 }
 
@@ -39,7 +43,10 @@ function expectBaseHeaders(res: LightMyRequestResponse, what: string) {
 function cookieAttributes(setCookie: string | string[] | undefined): string[] {
   const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
   expect(first).toBeDefined();
-  return first!.split(';').slice(1).map((a) => a.trim().split('=')[0].toLowerCase());
+  return first!
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim().split('=')[0].toLowerCase());
 }
 
 describe('security headers', () => {
@@ -147,14 +154,18 @@ describe('security headers', () => {
     const proxied = await buildTestApp('sqlite', { env: { TRUST_PROXY: 'on' } });
     try {
       const login = await proxied.app.inject({
-        method: 'POST', url: `${API}/auth/login`, payload: { username: 'admin', password: 'Admin-Test-Pass-1' },
+        method: 'POST',
+        url: `${API}/auth/login`,
+        payload: { username: 'admin', password: 'Admin-Test-Pass-1' },
         headers: { 'x-forwarded-proto': 'https' },
       });
       expect(login.statusCode).toBe(200);
       const attrs = cookieAttributes(login.headers['set-cookie']);
       expect(attrs).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite', 'path']));
       const out = await proxied.app.inject({
-        method: 'POST', url: `${API}/auth/logout`, headers: { cookie: String(login.headers['set-cookie']).split(';')[0], 'x-forwarded-proto': 'https' },
+        method: 'POST',
+        url: `${API}/auth/logout`,
+        headers: { cookie: String(login.headers['set-cookie']).split(';')[0], 'x-forwarded-proto': 'https' },
       });
       expect(cookieAttributes(out.headers['set-cookie'])).toContain('secure');
       const page = await proxied.app.inject({ url: `${API}/login`, headers: { 'x-forwarded-proto': 'https' } });

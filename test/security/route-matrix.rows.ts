@@ -48,28 +48,33 @@ const DENIED_PAGE: Check = (res) => {
   expect(res.body).toContain('权限不足');
 };
 /** 200 with `success: true` (JSON answers), then the row's own assertions on `data`. */
-const ok = (more?: (data: any, ctx: { w: MatrixWorld; role: Role; res: LightMyRequestResponse; req: Req; extra: object }) => void | Promise<void>): Check =>
+const ok =
+  (more?: (data: any, ctx: { w: MatrixWorld; role: Role; res: LightMyRequestResponse; req: Req; extra: object }) => void | Promise<void>): Check =>
   async (res, ctx) => {
     expect(res.statusCode, `${ctx.role}: ${res.body.slice(0, 300)}`).toBe(200);
     const isJson = String(res.headers['content-type']).includes('application/json');
     if (isJson && 'success' in res.json()) expect(json(res).success).toBe(true);
     if (more) await more(isJson ? (json(res).data ?? res.json()) : res.rawPayload, { ...ctx, res });
   };
-const fails = (status: number, message: string, more?: (w: MatrixWorld) => void | Promise<void>): Check => async (res, { w }) => {
-  expect(res.statusCode, res.body).toBe(status);
-  expect(json(res).success).toBe(false);
-  expect(json(res).message).toBe(message);
-  if (more) await more(w);
-};
+const fails =
+  (status: number, message: string, more?: (w: MatrixWorld) => void | Promise<void>): Check =>
+  async (res, { w }) => {
+    expect(res.statusCode, res.body).toBe(status);
+    expect(json(res).success).toBe(false);
+    expect(json(res).message).toBe(message);
+    if (more) await more(w);
+  };
 const html: Check = (res) => {
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('text/html');
 };
 /** 200 with a content type containing `type` (static assets of the API browser). */
-const served = (type: string): Check => (res) => {
-  expect(res.statusCode).toBe(200);
-  expect(res.headers['content-type']).toContain(type);
-};
+const served =
+  (type: string): Check =>
+  (res) => {
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain(type);
+  };
 const xlsx: Check = (res) => {
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('spreadsheetml');
@@ -118,7 +123,10 @@ export async function withTargets(w: TwoRegions): Promise<MatrixWorld> {
   const targets: Targets = {
     patchUser: await user('patch-target'),
     users: { city: await user('victim-city'), admin: await user('victim-admin') },
-    departments: { city: await createDepartment(db, { name: '待删部门一', code: 'DEL1' }), admin: await createDepartment(db, { name: '待删部门二', code: 'DEL2' }) },
+    departments: {
+      city: await createDepartment(db, { name: '待删部门一', code: 'DEL1' }),
+      admin: await createDepartment(db, { name: '待删部门二', code: 'DEL2' }),
+    },
     patchTheme: await theme('待改主题'),
     themes: { city: await theme('待删主题一'), admin: await theme('待删主题二') },
     checkpoints: { city: await checkpoint('待删检查点一'), admin: await checkpoint('待删检查点二') },
@@ -130,7 +138,7 @@ export async function withTargets(w: TwoRegions): Promise<MatrixWorld> {
 }
 
 /** Anonymous and region-A callers aim at the city user's target: refused, it must still be there for the city user. */
-const pick = <T,>(m: Record<'city' | 'admin', T>, role: Role): T => (role === 'admin' ? m.admin : m.city);
+const pick = <T>(m: Record<'city' | 'admin', T>, role: Role): T => (role === 'admin' ? m.admin : m.city);
 
 const ASSET = readdirSync(join(DEFAULT_PAGES_DIR, 'assets')).find((f) => f.endsWith('.js'))!;
 
@@ -139,24 +147,29 @@ async function dbCount(w: MatrixWorld, table: 'permits' | 'users' | 'service_dep
   if (where) q = q.where(where[0] as 'id', '=', where[1] as number);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
-const exists = async (w: MatrixWorld, table: Parameters<typeof dbCount>[1], id: number | string) =>
-  expect(await dbCount(w, table, ['id', Number(id)])).toBe(1);
+const exists = async (w: MatrixWorld, table: Parameters<typeof dbCount>[1], id: number | string) => expect(await dbCount(w, table, ['id', Number(id)])).toBe(1);
 
 // ---- the table -------------------------------------------------------------------------------------
 
 export const rows: Row[] = [
   // Public routes: the same for everyone.
-  { route: 'GET /healthz', request: () => ({ method: 'GET', url: '/healthz' }), expect: everyone(ok((d) => expect(d).toMatchObject({ status: 'ok', ready: true }))) },
+  {
+    route: 'GET /healthz',
+    request: () => ({ method: 'GET', url: '/healthz' }),
+    expect: everyone(ok((d) => expect(d).toMatchObject({ status: 'ok', ready: true }))),
+  },
   { route: 'GET /readyz', request: () => ({ method: 'GET', url: '/readyz' }), expect: everyone(ok((d) => expect(d).toEqual({ status: 'ready' }))) },
   { route: 'GET /test-simple', request: () => ({ method: 'GET', url: '/test-simple' }), expect: everyone(ok((d) => expect(d).toEqual({ status: 'ok' }))) },
   // The API description and its browser: public, they describe the interface and hold no data (docs/api.md).
   {
-    route: 'GET /openapi.json', request: () => ({ method: 'GET', url: '/openapi.json' }),
+    route: 'GET /openapi.json',
+    request: () => ({ method: 'GET', url: '/openapi.json' }),
     expect: everyone(ok((d) => expect(d).toMatchObject({ openapi: '3.1.0' }))),
   },
   { route: 'GET /docs/', request: () => ({ method: 'GET', url: '/docs/' }), expect: everyone(html) },
   {
-    route: 'GET /docs/static/index.html', request: () => ({ method: 'GET', url: '/docs/static/index.html' }),
+    route: 'GET /docs/static/index.html',
+    request: () => ({ method: 'GET', url: '/docs/static/index.html' }),
     // Swagger UI sends its own page's address to the page it serves, for everyone.
     expect: everyone((res) => {
       expect(res.statusCode).toBe(302);
@@ -164,66 +177,92 @@ export const rows: Row[] = [
     }),
   },
   {
-    route: 'GET /docs/static/swagger-initializer.js', request: () => ({ method: 'GET', url: '/docs/static/swagger-initializer.js' }),
+    route: 'GET /docs/static/swagger-initializer.js',
+    request: () => ({ method: 'GET', url: '/docs/static/swagger-initializer.js' }),
     expect: everyone(served('javascript')),
   },
   { route: 'GET /docs/static/*', request: () => ({ method: 'GET', url: '/docs/static/swagger-ui.css' }), expect: everyone(served('text/css')) },
-  { route: 'GET /docs/json', request: () => ({ method: 'GET', url: '/docs/json' }), expect: everyone(ok((d) => expect(d).toMatchObject({ openapi: '3.1.0' }))) },
+  {
+    route: 'GET /docs/json',
+    request: () => ({ method: 'GET', url: '/docs/json' }),
+    expect: everyone(ok((d) => expect(d).toMatchObject({ openapi: '3.1.0' }))),
+  },
   { route: 'GET /docs/yaml', request: () => ({ method: 'GET', url: '/docs/yaml' }), expect: everyone(served('yaml')) },
   {
     // No session matter: loopback callers (and holders of METRICS_TOKEN) read it, whoever they are (docs/deploy.md).
-    route: 'GET /metrics', request: () => ({ method: 'GET', url: '/metrics' }),
+    route: 'GET /metrics',
+    request: () => ({ method: 'GET', url: '/metrics' }),
     expect: everyone(async (res) => {
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('lawrisk_http_requests_total');
     }),
   },
   {
-    route: 'GET /admin/test', request: () => ({ method: 'GET', url: '/admin/test' }),
+    route: 'GET /admin/test',
+    request: () => ({ method: 'GET', url: '/admin/test' }),
     expect: everyone(ok((_d, { res }) => expect(res.json()).toEqual({ success: true, message: 'Test route works!' }))),
   },
   {
     // Visible permits of every region are public search data; hidden ones never are.
-    route: 'GET /v2', request: () => ({ method: 'GET', url: `/v2?query=${encodeURIComponent('食品经营许可')}` }),
-    expect: everyone(ok((d, { res }) => {
-      expect(d.workflowStatus).toBe('ok');
-      expect(res.body).toContain('乙区食品经营许可');
-      expect(res.body).not.toContain('隐藏事项');
-    })),
+    route: 'GET /v2',
+    request: () => ({ method: 'GET', url: `/v2?query=${encodeURIComponent('食品经营许可')}` }),
+    expect: everyone(
+      ok((d, { res }) => {
+        expect(d.workflowStatus).toBe('ok');
+        expect(res.body).toContain('乙区食品经营许可');
+        expect(res.body).not.toContain('隐藏事项');
+      }),
+    ),
   },
   {
-    route: 'POST /v2', request: () => ({ method: 'POST', url: '/v2', payload: { query: '隐藏事项' } }),
+    route: 'POST /v2',
+    request: () => ({ method: 'POST', url: '/v2', payload: { query: '隐藏事项' } }),
     expect: everyone(ok((_d, { res }) => expect(res.body).not.toContain('隐藏事项'))),
   },
   // The assistants' tools: public like /v2, and as blind to hidden permits.
   {
     route: 'POST /mcp',
     request: () => ({
-      method: 'POST', url: '/mcp', headers: { accept: 'application/json, text/event-stream' },
+      method: 'POST',
+      url: '/mcp',
+      headers: { accept: 'application/json, text/event-stream' },
       payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_permits', arguments: { query: '隐藏事项' } } },
     }),
-    expect: everyone(ok((d) => {
-      expect(d.result.content[0].type).toBe('text');
-      expect(JSON.stringify(d.result.structuredContent.results)).not.toContain('隐藏事项');
-    })),
+    expect: everyone(
+      ok((d) => {
+        expect(d.result.content[0].type).toBe('text');
+        expect(JSON.stringify(d.result.structuredContent.results)).not.toContain('隐藏事项');
+      }),
+    ),
   },
   ...(['GET', 'DELETE'] as const).map((method) => ({
-    route: `${method} /mcp`, request: () => ({ method, url: '/mcp' }),
+    route: `${method} /mcp`,
+    request: () => ({ method, url: '/mcp' }),
     expect: everyone(fails(405, '此端点为无状态 MCP 服务，只接受 POST')),
   })),
   // The applicants' page and what it reads beside /v2: public, and as blind to hidden permits.
   {
-    route: 'GET /v2/suggest', request: () => ({ method: 'GET', url: `/v2/suggest?q=${encodeURIComponent('区未绑定')}` }),
-    expect: everyone(ok((d) => expect(d.suggestions).toEqual([{ text: '乙区未绑定事项', kind: 'permit' }, { text: '甲区未绑定事项', kind: 'permit' }]))),
+    route: 'GET /v2/suggest',
+    request: () => ({ method: 'GET', url: `/v2/suggest?q=${encodeURIComponent('区未绑定')}` }),
+    expect: everyone(
+      ok((d) =>
+        expect(d.suggestions).toEqual([
+          { text: '乙区未绑定事项', kind: 'permit' },
+          { text: '甲区未绑定事项', kind: 'permit' },
+        ]),
+      ),
+    ),
   },
   {
-    route: 'GET /v2/permits', request: (w) => ({ method: 'GET', url: `/v2/permits?ids=${w.permits['B-001']},${w.permits['B-003']}` }),
+    route: 'GET /v2/permits',
+    request: (w) => ({ method: 'GET', url: `/v2/permits?ids=${w.permits['B-001']},${w.permits['B-003']}` }),
     expect: everyone(ok((d) => expect(d.permits.map((p: { permit: { name: string } }) => p.permit.name)).toEqual(['乙区食品经营许可']))),
   },
   { route: 'GET /', request: () => ({ method: 'GET', url: '/' }), expect: everyone(html) },
   { route: 'GET /search', request: () => ({ method: 'GET', url: '/search' }), expect: everyone(html) },
   ...(['site:/', '{api_root}'] as const).map((path) => ({
-    route: `GET ${path}`, request: () => ({ method: 'GET' as const, url: path }),
+    route: `GET ${path}`,
+    request: () => ({ method: 'GET' as const, url: path }),
     expect: everyone((res) => {
       expect(res.statusCode).toBe(302);
       expect(res.headers.location).toBe(`${API}/`);
@@ -231,16 +270,15 @@ export const rows: Row[] = [
   })),
   { route: 'GET site:/favicon.ico', request: () => ({ method: 'GET', url: 'site:/favicon.ico' }), expect: everyone(served('image/svg+xml')) },
   {
-    route: 'GET /v2/regions', request: () => ({ method: 'GET', url: '/v2/regions' }),
+    route: 'GET /v2/regions',
+    request: () => ({ method: 'GET', url: '/v2/regions' }),
     expect: everyone(ok((d) => expect(names(d.regions)).toEqual(expect.arrayContaining(['甲区', '乙区'])))),
   },
-  {
-    route: 'GET /v2/themes', request: () => ({ method: 'GET', url: '/v2/themes' }),
-    expect: everyone(ok((d) => expect(names(d)).toContain('餐饮服务'))),
-  },
+  { route: 'GET /v2/themes', request: () => ({ method: 'GET', url: '/v2/themes' }), expect: everyone(ok((d) => expect(names(d)).toContain('餐饮服务'))) },
   {
     // Hidden permits need a login, and then only those of the caller's data scope.
-    route: 'GET /v2/unbound-permits', request: () => ({ method: 'GET', url: '/v2/unbound-permits?visibility=hidden' }),
+    route: 'GET /v2/unbound-permits',
+    request: () => ({ method: 'GET', url: '/v2/unbound-permits?visibility=hidden' }),
     expect: loggedIn(
       ok((d) => expect(names(d)).toEqual(['甲区隐藏事项'])),
       ok((d) => expect(names(d).sort()).toEqual(['乙区隐藏事项', '甲区隐藏事项'].sort())),
@@ -248,7 +286,8 @@ export const rows: Row[] = [
   },
   {
     // Anonymous: the region's visible permits; logged in: within the data scope.
-    route: 'GET /getPermits', request: (w) => ({ method: 'GET', url: `/getPermits?region=${w.regionB}` }),
+    route: 'GET /getPermits',
+    request: (w) => ({ method: 'GET', url: `/getPermits?region=${w.regionB}` }),
     expect: {
       anon: ok((d) => expect(names(d.permits)).toContain('乙区食品经营许可')),
       district: ok((d) => expect(d).toEqual({ region: expect.any(String), permits: [] })),
@@ -260,11 +299,14 @@ export const rows: Row[] = [
     },
   },
   {
-    route: 'POST /getPermits', request: (w) => ({ method: 'POST', url: '/getPermits', payload: { region: w.regionA } }),
-    expect: everyone(ok((d, { res }) => {
-      expect(names(d.permits)).toContain('甲区食品经营许可');
-      expect(res.body).not.toContain('隐藏事项');
-    })),
+    route: 'POST /getPermits',
+    request: (w) => ({ method: 'POST', url: '/getPermits', payload: { region: w.regionA } }),
+    expect: everyone(
+      ok((d, { res }) => {
+        expect(names(d.permits)).toContain('甲区食品经营许可');
+        expect(res.body).not.toContain('隐藏事项');
+      }),
+    ),
   },
   { route: 'GET /login', request: () => ({ method: 'GET', url: '/login' }), expect: everyone(html) },
   { route: 'GET /assets/:name', request: () => ({ method: 'GET', url: `/assets/${ASSET}` }), expect: everyone(ok()) },
@@ -274,7 +316,9 @@ export const rows: Row[] = [
   {
     route: 'POST /auth/login',
     request: (_w, role) => ({
-      method: 'POST', url: '/auth/login', cookie: null,
+      method: 'POST',
+      url: '/auth/login',
+      cookie: null,
       payload: role === 'anon' ? { username: 'nobody', password: 'Nobody-Pass-1' } : { username: role, password: PASSWORDS[role] },
     }),
     expect: {
@@ -287,9 +331,7 @@ export const rows: Row[] = [
   {
     // A fresh session per caller: logging out must not end the sessions the matrix goes on using.
     route: 'POST /auth/logout',
-    request: async (w, role) => ({
-      method: 'POST', url: '/auth/logout', cookie: role === 'anon' ? null : await w.login(role, PASSWORDS[role]),
-    }),
+    request: async (w, role) => ({ method: 'POST', url: '/auth/logout', cookie: role === 'anon' ? null : await w.login(role, PASSWORDS[role]) }),
     expect: everyone(async (res, { w, req }) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ success: true });
@@ -297,7 +339,8 @@ export const rows: Row[] = [
     }),
   },
   {
-    route: 'GET /auth/me', request: () => ({ method: 'GET', url: '/auth/me' }),
+    route: 'GET /auth/me',
+    request: () => ({ method: 'GET', url: '/auth/me' }),
     expect: {
       anon: UNAUTH,
       district: ok((d, { w }) => expect(d.user).toMatchObject({ username: 'district', region_id: w.regionA })),
@@ -314,18 +357,28 @@ export const rows: Row[] = [
 
   // Pages: login redirect, 403 page; the two consoles are for role admin only.
   { route: 'GET /db_admin', request: () => ({ method: 'GET', url: '/db_admin' }), expect: { anon: TO_LOGIN, district: html, city: html, admin: html } },
-  { route: 'GET /admin/super', request: () => ({ method: 'GET', url: '/admin/super' }), expect: { anon: TO_LOGIN, district: DENIED_PAGE, city: DENIED_PAGE, admin: html } },
-  { route: 'GET /admin/v2-debug', request: () => ({ method: 'GET', url: '/admin/v2-debug' }), expect: { anon: TO_LOGIN, district: DENIED_PAGE, city: DENIED_PAGE, admin: html } },
+  {
+    route: 'GET /admin/super',
+    request: () => ({ method: 'GET', url: '/admin/super' }),
+    expect: { anon: TO_LOGIN, district: DENIED_PAGE, city: DENIED_PAGE, admin: html },
+  },
+  {
+    route: 'GET /admin/v2-debug',
+    request: () => ({ method: 'GET', url: '/admin/v2-debug' }),
+    expect: { anon: TO_LOGIN, district: DENIED_PAGE, city: DENIED_PAGE, admin: html },
+  },
 
   // Users, departments, theme catalog, template (admin guard).
   {
-    route: 'GET /admin/users', request: () => ({ method: 'GET', url: '/admin/users' }),
+    route: 'GET /admin/users',
+    request: () => ({ method: 'GET', url: '/admin/users' }),
     expect: adminOnly(ok((d) => expect(d.users.map((u: { username: string }) => u.username)).toContain('district'))),
   },
   {
     route: 'POST /admin/users',
     request: (w, role) => ({
-      method: 'POST', url: '/admin/users',
+      method: 'POST',
+      url: '/admin/users',
       payload: { username: `new-${role}`, password: 'New-User-Pass-1', service_department_id: w.deptA },
     }),
     expect: adminOnly(
@@ -356,15 +409,18 @@ export const rows: Row[] = [
     ),
   },
   {
-    route: 'GET /admin/service-departments', request: () => ({ method: 'GET', url: '/admin/service-departments' }),
+    route: 'GET /admin/service-departments',
+    request: () => ({ method: 'GET', url: '/admin/service-departments' }),
     expect: adminOnly(ok((d) => expect(names(d.departments)).toContain('甲区住建局'))),
   },
   {
-    route: 'GET /admin/service-departments/tree', request: () => ({ method: 'GET', url: '/admin/service-departments/tree' }),
+    route: 'GET /admin/service-departments/tree',
+    request: () => ({ method: 'GET', url: '/admin/service-departments/tree' }),
     expect: adminOnly(ok((d) => expect(d.tree.length).toBeGreaterThan(0))),
   },
   {
-    route: 'GET /admin/departments/children', request: (w) => ({ method: 'GET', url: `/admin/departments/children?parent_id=${w.deptA}` }),
+    route: 'GET /admin/departments/children',
+    request: (w) => ({ method: 'GET', url: `/admin/departments/children?parent_id=${w.deptA}` }),
     expect: adminOnly(ok((d) => expect(d.units).toEqual([]))),
   },
   {
@@ -389,10 +445,14 @@ export const rows: Row[] = [
   {
     route: 'DELETE /admin/service-departments/:dept_id',
     request: (w, role) => ({ method: 'DELETE', url: `/admin/service-departments/${pick(w.targets.departments, role)}` }),
-    expect: adminOnly(ok((d) => expect(d.deleted).toBe(true)), (w) => exists(w, 'service_departments', w.targets.departments.city)),
+    expect: adminOnly(
+      ok((d) => expect(d.deleted).toBe(true)),
+      (w) => exists(w, 'service_departments', w.targets.departments.city),
+    ),
   },
   {
-    route: 'GET /admin/themes/catalog', request: () => ({ method: 'GET', url: '/admin/themes/catalog' }),
+    route: 'GET /admin/themes/catalog',
+    request: () => ({ method: 'GET', url: '/admin/themes/catalog' }),
     expect: adminOnly(ok((d) => expect(names(d.themes)).toContain('餐饮服务'))),
   },
   {
@@ -417,7 +477,8 @@ export const rows: Row[] = [
     expect: adminOnly(ok(), (w) => exists(w, 'themes', w.targets.themes.city)),
   },
   {
-    route: 'GET /admin/templates/permit', request: () => ({ method: 'GET', url: '/admin/templates/permit' }),
+    route: 'GET /admin/templates/permit',
+    request: () => ({ method: 'GET', url: '/admin/templates/permit' }),
     expect: adminOnly(ok((d) => expect(d).toMatchObject({ size: expect.any(Number) }))),
   },
   {
@@ -431,7 +492,8 @@ export const rows: Row[] = [
 
   // Checkpoints (admin guard: they hold every region's data).
   {
-    route: 'GET /admin/checkpoints', request: () => ({ method: 'GET', url: '/admin/checkpoints' }),
+    route: 'GET /admin/checkpoints',
+    request: () => ({ method: 'GET', url: '/admin/checkpoints' }),
     expect: adminOnly(ok((d) => expect(d.checkpoints.length).toBeGreaterThan(0))),
   },
   {
@@ -468,34 +530,45 @@ export const rows: Row[] = [
   {
     route: 'DELETE /admin/regions/:region_id',
     request: (w, role) => ({ method: 'DELETE', url: `/admin/regions/${pick(w.targets.regions, role)}` }),
-    expect: adminOnly(ok((d) => expect(d.deleted).toBe(true)), (w) => exists(w, 'regions', w.targets.regions.city)),
+    expect: adminOnly(
+      ok((d) => expect(d.deleted).toBe(true)),
+      (w) => exists(w, 'regions', w.targets.regions.city),
+    ),
   },
   {
-    route: 'POST /admin/approval-departments/setup', request: () => ({ method: 'POST', url: '/admin/approval-departments/setup' }),
+    route: 'POST /admin/approval-departments/setup',
+    request: () => ({ method: 'POST', url: '/admin/approval-departments/setup' }),
     expect: adminOnly(ok((d) => expect(d.total).toBeGreaterThan(0))),
   },
 
   // Browsing and maintenance (login guard, data scope).
   {
-    route: 'GET /admin/regions', request: () => ({ method: 'GET', url: '/admin/regions' }),
+    route: 'GET /admin/regions',
+    request: () => ({ method: 'GET', url: '/admin/regions' }),
     expect: loggedIn(
       ok((d) => expect(names(d.regions)).toEqual(['甲区'])),
       ok((d) => expect(names(d.regions)).toEqual(expect.arrayContaining(['甲区', '乙区']))),
     ),
   },
   {
-    route: 'GET /admin/themes', request: (w) => ({ method: 'GET', url: `/admin/themes?region_id=${w.regionB}` }),
-    expect: loggedIn(sameAsUnknown('/admin/themes?region_id=999999'), ok((d) => expect(names(d.themes)).toContain('餐饮服务'))),
+    route: 'GET /admin/themes',
+    request: (w) => ({ method: 'GET', url: `/admin/themes?region_id=${w.regionB}` }),
+    expect: loggedIn(
+      sameAsUnknown('/admin/themes?region_id=999999'),
+      ok((d) => expect(names(d.themes)).toContain('餐饮服务')),
+    ),
   },
   {
-    route: 'GET /admin/permits', request: (w) => ({ method: 'GET', url: `/admin/permits?region=${w.regionB}` }),
+    route: 'GET /admin/permits',
+    request: (w) => ({ method: 'GET', url: `/admin/permits?region=${w.regionB}` }),
     expect: loggedIn(
       sameAsUnknown('/admin/permits?region=999999'),
       ok((d) => expect(names(d.permits)).toEqual(expect.arrayContaining(['乙区食品经营许可', B_HIDDEN]))),
     ),
   },
   {
-    route: 'GET /admin/permit-details', request: (w) => ({ method: 'GET', url: `/admin/permit-details?region=${w.regionB}&permit=B-001` }),
+    route: 'GET /admin/permit-details',
+    request: (w) => ({ method: 'GET', url: `/admin/permit-details?region=${w.regionB}&permit=B-001` }),
     expect: loggedIn(
       async (res, ctx) => {
         await sameAsUnknown(`/admin/permit-details?region=${ctx.w.regionA}&permit=no-such-permit`)(res, ctx);
@@ -507,7 +580,8 @@ export const rows: Row[] = [
   {
     route: 'DELETE /admin/permits',
     request: (w, role) => ({
-      method: 'DELETE', url: '/admin/permits',
+      method: 'DELETE',
+      url: '/admin/permits',
       payload: { region_id: w.regionB, permit_id: w.permits[{ anon: 'B-001', district: 'B-001', city: 'B-101', admin: 'B-102' }[role]] },
     }),
     expect: loggedIn(
@@ -532,28 +606,32 @@ export const rows: Row[] = [
     ),
   },
   {
-    route: 'POST /admin/permits/filter', request: (w) => ({ method: 'POST', url: '/admin/permits/filter', payload: { region: w.regionB } }),
+    route: 'POST /admin/permits/filter',
+    request: (w) => ({ method: 'POST', url: '/admin/permits/filter', payload: { region: w.regionB } }),
     expect: loggedIn(
       ok((d) => expect(d).toEqual({ permits: [], pagination: { total: 0, page: 1, page_size: 0 } })),
       ok((d) => expect(names(d.permits)).toContain('乙区食品经营许可')),
     ),
   },
   {
-    route: 'GET /admin/permits/advanced-filter', request: (w) => ({ method: 'GET', url: `/admin/permits/advanced-filter?regions=${w.regionB}` }),
+    route: 'GET /admin/permits/advanced-filter',
+    request: (w) => ({ method: 'GET', url: `/admin/permits/advanced-filter?regions=${w.regionB}` }),
     expect: loggedIn(
       ok((d) => expect(d).toMatchObject({ permits: [], total: 0 })),
       ok((d) => expect(names(d.permits)).toContain(B_HIDDEN)),
     ),
   },
   {
-    route: 'POST /admin/permits/advanced-filter', request: () => ({ method: 'POST', url: '/admin/permits/advanced-filter', payload: { limit: 1000 } }),
+    route: 'POST /admin/permits/advanced-filter',
+    request: () => ({ method: 'POST', url: '/admin/permits/advanced-filter', payload: { limit: 1000 } }),
     expect: loggedIn(
       ok(async (d, { w }) => expect(d.total).toBe(await dbCount(w, 'permits', ['region_id', Number(w.regionA)]))),
       ok(async (d, { w }) => expect(d.total).toBe(await dbCount(w, 'permits'))),
     ),
   },
   {
-    route: 'GET /admin/permits/filter-options', request: () => ({ method: 'GET', url: '/admin/permits/filter-options' }),
+    route: 'GET /admin/permits/filter-options',
+    request: () => ({ method: 'GET', url: '/admin/permits/filter-options' }),
     expect: loggedIn(
       ok((d) => {
         expect(names(d.regions)).toEqual(['甲区']);
@@ -563,7 +641,8 @@ export const rows: Row[] = [
     ),
   },
   {
-    route: 'GET /admin/permit-risk-snapshots', request: () => ({ method: 'GET', url: '/admin/permit-risk-snapshots?limit=200' }),
+    route: 'GET /admin/permit-risk-snapshots',
+    request: () => ({ method: 'GET', url: '/admin/permit-risk-snapshots?limit=200' }),
     expect: loggedIn(
       ok(async (d, { w }) => {
         expect(d.snapshots.length).toBeGreaterThan(0);
@@ -576,7 +655,9 @@ export const rows: Row[] = [
   {
     route: 'POST /admin/permit-risk-snapshots/:batch_id/restore',
     request: (w, role) => ({
-      method: 'POST', url: `/admin/permit-risk-snapshots/${w.batches.b[{ anon: 0, district: 0, city: 1, admin: 2 }[role]]}/restore`, payload: {},
+      method: 'POST',
+      url: `/admin/permit-risk-snapshots/${w.batches.b[{ anon: 0, district: 0, city: 1, admin: 2 }[role]]}/restore`,
+      payload: {},
     }),
     expect: loggedIn(
       fails(404, '快照批次不存在', async (w) => expect(await dbCount(w, 'permits', ['code', 'B-201'])).toBe(0)),
@@ -588,7 +669,10 @@ export const rows: Row[] = [
   {
     route: 'POST /admin/permit-import/upload',
     request: async () => {
-      const { payload, headers } = multipartBody({}, { file: { filename: '甲区新增.xlsx', content: await ledger({ 新增: [permitRow(REGION_A.name, 'A-901', '新增事项')] }) } });
+      const { payload, headers } = multipartBody(
+        {},
+        { file: { filename: '甲区新增.xlsx', content: await ledger({ 新增: [permitRow(REGION_A.name, 'A-901', '新增事项')] }) } },
+      );
       return { method: 'POST', url: '/admin/permit-import/upload', payload, headers };
     },
     expect: loggedIn(
@@ -599,11 +683,18 @@ export const rows: Row[] = [
   {
     route: 'GET /admin/permit-import/session/:session_id/preview',
     request: (w) => ({ method: 'GET', url: `/admin/permit-import/session/${w.sessionB}/preview` }),
-    expect: loggedIn(fails(400, '导入会话不存在或已过期，请重新上传文件'), ok((d, { w }) => expect(d.session_id).toBe(w.sessionB))),
+    expect: loggedIn(
+      fails(400, '导入会话不存在或已过期，请重新上传文件'),
+      ok((d, { w }) => expect(d.session_id).toBe(w.sessionB)),
+    ),
   },
   {
-    route: 'GET /admin/permit-import/preview', request: (w) => ({ method: 'GET', url: `/admin/permit-import/preview?session_id=${w.sessionB}` }),
-    expect: loggedIn(fails(400, '导入会话不存在或已过期，请重新上传文件'), ok((d, { w }) => expect(d.session_id).toBe(w.sessionB))),
+    route: 'GET /admin/permit-import/preview',
+    request: (w) => ({ method: 'GET', url: `/admin/permit-import/preview?session_id=${w.sessionB}` }),
+    expect: loggedIn(
+      fails(400, '导入会话不存在或已过期，请重新上传文件'),
+      ok((d, { w }) => expect(d.session_id).toBe(w.sessionB)),
+    ),
   },
   {
     route: 'POST /admin/permit-import/commit',
@@ -618,7 +709,8 @@ export const rows: Row[] = [
 
   // The file archive.
   {
-    route: 'GET /admin/permit-files', request: () => ({ method: 'GET', url: '/admin/permit-files?limit=100' }),
+    route: 'GET /admin/permit-files',
+    request: () => ({ method: 'GET', url: '/admin/permit-files?limit=100' }),
     expect: loggedIn(
       ok((d, { w }) => {
         expect(d.files.map((f: { id: string }) => f.id).sort()).toEqual([w.files.a, w.files.mixed].sort());
@@ -629,7 +721,8 @@ export const rows: Row[] = [
     ),
   },
   {
-    route: 'POST /admin/permit-files/:file_id/reimport', request: (w) => ({ method: 'POST', url: `/admin/permit-files/${w.files.b}/reimport` }),
+    route: 'POST /admin/permit-files/:file_id/reimport',
+    request: (w) => ({ method: 'POST', url: `/admin/permit-files/${w.files.b}/reimport` }),
     expect: {
       anon: UNAUTH,
       district: fails(404, '文件不存在'),
@@ -640,21 +733,30 @@ export const rows: Row[] = [
   },
   {
     route: 'DELETE /admin/permit-files/:file_id',
-    request: (w, role) => ({ method: 'DELETE', url: `/admin/permit-files/${role === 'admin' ? w.files.spareAdmin : role === 'city' ? w.files.spareCity : w.files.b}` }),
-    expect: loggedIn(fails(404, '文件不存在'), ok((_d, { res }) => expect(res.json()).toEqual({ success: true, message: '文件已删除' }))),
+    request: (w, role) => ({
+      method: 'DELETE',
+      url: `/admin/permit-files/${role === 'admin' ? w.files.spareAdmin : role === 'city' ? w.files.spareCity : w.files.b}`,
+    }),
+    expect: loggedIn(
+      fails(404, '文件不存在'),
+      ok((_d, { res }) => expect(res.json()).toEqual({ success: true, message: '文件已删除' })),
+    ),
   },
   {
-    route: 'GET /admin/permit-files/:file_id/download', request: (w) => ({ method: 'GET', url: `/admin/permit-files/${w.files.b}/download` }),
+    route: 'GET /admin/permit-files/:file_id/download',
+    request: (w) => ({ method: 'GET', url: `/admin/permit-files/${w.files.b}/download` }),
     expect: loggedIn(fails(404, '文件不存在'), xlsx),
   },
   {
-    route: 'GET /admin/permit-file/download', request: (w) => ({ method: 'GET', url: `/admin/permit-file/download?region=${w.regionB}&permit=B-001` }),
+    route: 'GET /admin/permit-file/download',
+    request: (w) => ({ method: 'GET', url: `/admin/permit-file/download?region=${w.regionB}&permit=B-001` }),
     expect: loggedIn(fails(404, 'Permit not found'), xlsx),
   },
 
   // Operation log, images, statistics.
   {
-    route: 'GET /admin/operation-logs', request: () => ({ method: 'GET', url: '/admin/operation-logs?limit=500' }),
+    route: 'GET /admin/operation-logs',
+    request: () => ({ method: 'GET', url: '/admin/operation-logs?limit=500' }),
     expect: loggedIn(
       ok(async (d, { w }) => {
         expect(d.logs.length).toBeGreaterThan(0);
@@ -666,7 +768,8 @@ export const rows: Row[] = [
   },
   { route: 'GET /admin/images/:filename', request: () => ({ method: 'GET', url: '/admin/images/import-step-upload.svg' }), expect: loggedIn(ok()) },
   {
-    route: 'GET /admin/statistics', request: () => ({ method: 'GET', url: '/admin/statistics' }),
+    route: 'GET /admin/statistics',
+    request: () => ({ method: 'GET', url: '/admin/statistics' }),
     expect: loggedIn(
       ok(async (d, { w }) => expect(d.permits.total).toBe(await dbCount(w, 'permits', ['region_id', Number(w.regionA)]))),
       ok(async (d, { w }) => expect(d.permits.total).toBe(await dbCount(w, 'permits'))),
@@ -680,18 +783,24 @@ export const rows: Row[] = [
   },
   // Search analytics: every region's questions, so administrators only.
   {
-    route: 'GET /admin/search-analytics', request: () => ({ method: 'GET', url: '/admin/search-analytics' }),
+    route: 'GET /admin/search-analytics',
+    request: () => ({ method: 'GET', url: '/admin/search-analytics' }),
     expect: adminOnly(ok((d) => expect(d.daily).toHaveLength(30))),
   },
   { route: 'GET /admin/search-analytics/export', request: () => ({ method: 'GET', url: '/admin/search-analytics/export' }), expect: adminOnly(xlsx) },
   // The search lexicon: administrators only; each caller writes a regional entry of its own (global ones are the super administrator's: lexicon.test.ts).
   {
-    route: 'GET /admin/search/lexicon', request: () => ({ method: 'GET', url: '/admin/search/lexicon' }),
+    route: 'GET /admin/search/lexicon',
+    request: () => ({ method: 'GET', url: '/admin/search/lexicon' }),
     expect: adminOnly(ok((d) => expect(d.max_entries).toBe(10_000))),
   },
   {
     route: 'POST /admin/search/lexicon',
-    request: (w, role) => ({ method: 'POST', url: '/admin/search/lexicon', payload: { kind: 'synonym', words: [`${WORD[role]}甲`, `${WORD[role]}乙`], region_id: w.regionA } }),
+    request: (w, role) => ({
+      method: 'POST',
+      url: '/admin/search/lexicon',
+      payload: { kind: 'synonym', words: [`${WORD[role]}甲`, `${WORD[role]}乙`], region_id: w.regionA },
+    }),
     expect: adminOnly(
       ok(async (d, { w, role }) => expect(await lexiconEntries(w, `${WORD[role]}甲`)).toBe(1)),
       async (w) => expect(await lexiconEntries(w, `${WORD.district}甲`)).toBe(0),
@@ -699,7 +808,11 @@ export const rows: Row[] = [
   },
   {
     route: 'PATCH /admin/search/lexicon/:entry_id',
-    request: async (w, role) => ({ method: 'PATCH', url: `/admin/search/lexicon/${await lexiconEntry(w, `改${WORD[role]}`)}`, payload: { kind: 'synonym', words: [`改${WORD[role]}`, '已改'], region_id: w.regionA } }),
+    request: async (w, role) => ({
+      method: 'PATCH',
+      url: `/admin/search/lexicon/${await lexiconEntry(w, `改${WORD[role]}`)}`,
+      payload: { kind: 'synonym', words: [`改${WORD[role]}`, '已改'], region_id: w.regionA },
+    }),
     expect: adminOnly(
       ok(async (d, { role }) => expect(d.entry.words).toEqual([`改${WORD[role]}`, '已改'])),
       async (w) => expect(await lexiconEntries(w, '已改')).toBe(0),
@@ -715,18 +828,28 @@ export const rows: Row[] = [
   },
   {
     route: 'POST /admin/search/lexicon/preview',
-    request: (w) => ({ method: 'POST', url: '/admin/search/lexicon/preview', payload: { entry: { kind: 'synonym', words: ['预览甲', '预览乙'], region_id: w.regionA } } }),
+    request: (w) => ({
+      method: 'POST',
+      url: '/admin/search/lexicon/preview',
+      payload: { entry: { kind: 'synonym', words: ['预览甲', '预览乙'], region_id: w.regionA } },
+    }),
     expect: adminOnly(ok((d) => expect(d.changed).toBe(0))),
   },
   {
-    route: 'GET /admin/search/lexicon/export', request: () => ({ method: 'GET', url: '/admin/search/lexicon/export' }),
+    route: 'GET /admin/search/lexicon/export',
+    request: () => ({ method: 'GET', url: '/admin/search/lexicon/export' }),
     expect: adminOnly(ok((d) => expect(d.format).toBe('lawrisk-search-lexicon'))),
   },
   {
     route: 'POST /admin/search/lexicon/import',
     request: (_w, role) => ({
-      method: 'POST', url: '/admin/search/lexicon/import',
-      payload: { format: 'lawrisk-search-lexicon', version: 1, entries: [{ kind: 'expansion', region: REGION_A.code, from: `导入${WORD[role]}`, to: ['食品经营'] }] },
+      method: 'POST',
+      url: '/admin/search/lexicon/import',
+      payload: {
+        format: 'lawrisk-search-lexicon',
+        version: 1,
+        entries: [{ kind: 'expansion', region: REGION_A.code, from: `导入${WORD[role]}`, to: ['食品经营'] }],
+      },
     }),
     expect: adminOnly(
       ok(async (d, { w, role }) => expect([d.added, await lexiconEntries(w, `导入${WORD[role]}`)]).toEqual([1, 1])),
@@ -747,9 +870,20 @@ async function lexiconEntries(w: MatrixWorld, word: string): Promise<number> {
 /** A regional entry of region A to change or remove, made behind the service's back. */
 async function lexiconEntry(w: MatrixWorld, word: string): Promise<number> {
   const at = '2026-11-20T00:00:00.000Z';
-  const row = await w.t.dbh.db.insertInto('search_lexicon')
-    .values({ kind: 'synonym', region_id: Number(w.regionA), body: JSON.stringify({ words: [word, `${word}乙`], replace: false }), note: null, created_by: 'admin', created_at: at, updated_by: 'admin', updated_at: at })
-    .returning('id').executeTakeFirstOrThrow();
+  const row = await w.t.dbh.db
+    .insertInto('search_lexicon')
+    .values({
+      kind: 'synonym',
+      region_id: Number(w.regionA),
+      body: JSON.stringify({ words: [word, `${word}乙`], replace: false }),
+      note: null,
+      created_by: 'admin',
+      created_at: at,
+      updated_by: 'admin',
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -780,4 +914,3 @@ export const scopedRoute = (route: string) => {
   const path = route.split(' ')[1];
   return path.startsWith('/admin/') || path === '/getPermits' || path === '/v2/unbound-permits';
 };
-

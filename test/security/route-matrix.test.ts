@@ -96,10 +96,12 @@ describe.each(testDialects())('authorisation of every route on %s', (dialect) =>
 
   it('shows none of the stored region-B data in the preview of a workbook naming region B, and commits nothing', async () => {
     // Codes of stored region-B permits under other names: a preview comparing with stored data would show their names.
-    const probe = await ledger({ 试探: [
-      { region: REGION_B.name, theme: '餐饮服务', name: '试探事项一', code: 'B-001', dept: '试探局', contact: '试探', risk: '试探风险' },
-      { region: REGION_B.code, theme: '餐饮服务', name: '试探事项二', code: 'B-003', dept: '试探局', contact: '试探', risk: '试探风险' },
-    ] });
+    const probe = await ledger({
+      试探: [
+        { region: REGION_B.name, theme: '餐饮服务', name: '试探事项一', code: 'B-001', dept: '试探局', contact: '试探', risk: '试探风险' },
+        { region: REGION_B.code, theme: '餐饮服务', name: '试探事项二', code: 'B-003', dept: '试探局', contact: '试探', risk: '试探风险' },
+      ],
+    });
     const up = await w.upload(w.cookies.district!, probe, '试探.xlsx');
     expect(up.statusCode).toBe(200);
     const preview = json(up).data;

@@ -81,9 +81,14 @@ describe.each(testDialects())('secrets stay out of the logs on %s', (dialect) =>
     };
     const admin = await login('admin', ADMIN_PASSWORD);
     const clerk = await login('clerk', SECRET.clerk);
-    expect((await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'clerk', password: SECRET.wrongGuess } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'clerk', password: SECRET.wrongGuess } })).statusCode).toBe(
+      401,
+    );
     const formLogin = await t.app.inject({
-      method: 'POST', url: `${API}/auth/login`, payload: form({ username: 'admin', password: SECRET.formLogin }), headers: { 'content-type': FORM },
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: form({ username: 'admin', password: SECRET.formLogin }),
+      headers: { 'content-type': FORM },
     });
     expect(formLogin.headers.location).toBe(`${API}/login?error=credentials`);
 
@@ -97,7 +102,12 @@ describe.each(testDialects())('secrets stay out of the logs on %s', (dialect) =>
     // Refused requests are logged too, with whatever they carried, however deep.
     const nested = await send('PATCH', `/admin/users/${id}`, { password: SECRET.nested, settings: { password: SECRET.deep } }, admin);
     expect(nested.statusCode).toBe(400);
-    const override = await send('POST', '/admin/permit-import/commit', { session_id: 'no-such-session', overrides: { 台账: { password: SECRET.override } } }, admin);
+    const override = await send(
+      'POST',
+      '/admin/permit-import/commit',
+      { session_id: 'no-such-session', overrides: { 台账: { password: SECRET.override } } },
+      admin,
+    );
     expect(override.statusCode).toBe(400);
     const dept = await send('POST', '/admin/service-departments', { name: '保密测试局', code: 'SECDEPT' }, admin);
     const defaultPassword = dept.json().data.default_password as string;
@@ -110,7 +120,10 @@ describe.each(testDialects())('secrets stay out of the logs on %s', (dialect) =>
     expect(commit.statusCode, commit.body).toBe(200);
     const template = (await t.app.inject({ url: `${API}/admin/permit-import/template`, headers: { cookie: admin } })).rawPayload;
     const tpl = multipartBody({}, { file: { filename: 'template.xlsx', content: template } });
-    expect((await t.app.inject({ method: 'POST', url: `${API}/admin/templates/permit`, payload: tpl.payload, headers: { ...tpl.headers, cookie: admin } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${API}/admin/templates/permit`, payload: tpl.payload, headers: { ...tpl.headers, cookie: admin } }))
+        .statusCode,
+    ).toBe(200);
     expect((await send('POST', '/auth/logout', {}, clerk)).statusCode).toBe(200);
 
     const secrets = [ADMIN_PASSWORD, ...Object.values(SECRET), defaultPassword, ...cookies];
@@ -149,7 +162,12 @@ describe.each(testDialects())('secrets stay out of the logs on %s', (dialect) =>
     // The fields of today: login, own password change, user creation and update.
     expect([...fields].sort()).toEqual(expect.arrayContaining(['new_password', 'old_password', 'password']));
     for (const field of fields) {
-      for (const shape of [{ [field]: 'S3CRET' }, { a: { [field]: 'S3CRET' } }, { list: [{ [field]: 'S3CRET' }] }, { a: { b: { c: { [field]: 'S3CRET' } } } }]) {
+      for (const shape of [
+        { [field]: 'S3CRET' },
+        { a: { [field]: 'S3CRET' } },
+        { list: [{ [field]: 'S3CRET' }] },
+        { a: { b: { c: { [field]: 'S3CRET' } } } },
+      ]) {
         expect(JSON.stringify(sanitizeParams(shape)), `${field} in ${JSON.stringify(shape)}`).not.toContain('S3CRET');
       }
     }

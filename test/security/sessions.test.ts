@@ -29,8 +29,7 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: `${API}${url}`, payload, headers });
+  const post = (url: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: `${API}${url}`, payload, headers });
   const me = (cookie: string) => t.app.inject({ url: `${API}/auth/me`, headers: { cookie } });
   const sessionRows = () => t.dbh.db.selectFrom('sessions').select(['id', 'user_id']).execute();
   const tokenOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
@@ -59,7 +58,9 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
 
       const attacker2 = await t.login('clerk', CLERK_PASSWORD);
       const form = await t.app.inject({
-        method: 'POST', url: `${API}/auth/login`, payload: `username=admin&password=${ADMIN_PASSWORD}`,
+        method: 'POST',
+        url: `${API}/auth/login`,
+        payload: `username=admin&password=${ADMIN_PASSWORD}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: attacker2 },
       });
       expect(form.statusCode).toBe(303);
@@ -175,8 +176,7 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
 
     it('passes same-origin requests, reads from anywhere, and requests without Origin or Referer (not a browser)', async () => {
       const cookie = await t.login();
-      const create = (name: string, from: Record<string, string>) =>
-        post('/admin/regions', { name }, { cookie, ...from });
+      const create = (name: string, from: Record<string, string>) => post('/admin/regions', { name }, { cookie, ...from });
       expect((await create('同源区域一', { origin: SELF })).statusCode).toBe(200);
       expect((await create('同源区域二', { origin: 'http://localhost:80' })).statusCode).toBe(200);
       expect((await create('同源区域三', { referer: `${SELF}${API}/db_admin` })).statusCode).toBe(200);
@@ -188,7 +188,8 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
       // No CORS: another site's script cannot read an answer, nor pass a preflight.
       expect(read.headers['access-control-allow-origin']).toBeUndefined();
       const preflight = await t.app.inject({
-        method: 'OPTIONS', url: `${API}/admin/regions`,
+        method: 'OPTIONS',
+        url: `${API}/admin/regions`,
         headers: { origin: EVIL, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
       });
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
@@ -226,7 +227,9 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
       const elsewhere = await other.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'clerk', password: CLERK_PASSWORD } });
       expect(elsewhere.statusCode).toBe(429);
       const form = await t.app.inject({
-        method: 'POST', url: `${API}/auth/login`, payload: `username=clerk&password=${CLERK_PASSWORD}`,
+        method: 'POST',
+        url: `${API}/auth/login`,
+        payload: `username=clerk&password=${CLERK_PASSWORD}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(form.statusCode).toBe(303);
@@ -259,13 +262,18 @@ describe.each(testDialects())('sessions on %s', (dialect) => {
       await createUser(t.dbh.db, { username: 'burst', password: CLERK_PASSWORD, grade: 50 });
       const other = await t.reopen({ now: () => clock });
       const to = (i: number) => (i % 2 ? other.app : t.app);
-      const guess = (i: number, password: string) =>
-        to(i).inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'burst', password } });
+      const guess = (i: number, password: string) => to(i).inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: 'burst', password } });
       /** The failures recorded at the clock's time (those of an earlier burst are older). */
       const failures = async () =>
         Number(
-          (await t.dbh.db.selectFrom('login_failures').select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('username', '=', 'burst').where('created_at', '=', new Date(clock).toISOString()).executeTakeFirstOrThrow()).n,
+          (
+            await t.dbh.db
+              .selectFrom('login_failures')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('username', '=', 'burst')
+              .where('created_at', '=', new Date(clock).toISOString())
+              .executeTakeFirstOrThrow()
+          ).n,
         );
 
       const wrong = await Promise.all(Array.from({ length: 15 }, (_, i) => guess(i, `Wrong-Burst-${i}`)));
@@ -310,8 +318,7 @@ describe('the origin check behind a proxy (TRUST_PROXY on)', () => {
     try {
       const cookie = await proxied.login();
       const behind = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'lawrisk.gov.example', cookie };
-      const send = (origin: string) =>
-        proxied.app.inject({ method: 'POST', url: `${API}/admin/checkpoints`, payload: {}, headers: { ...behind, origin } });
+      const send = (origin: string) => proxied.app.inject({ method: 'POST', url: `${API}/admin/checkpoints`, payload: {}, headers: { ...behind, origin } });
       expect((await send('https://lawrisk.gov.example')).statusCode).toBe(200);
       for (const origin of ['http://lawrisk.gov.example', EVIL]) {
         const res = await send(origin);
@@ -335,7 +342,13 @@ describe('rate limits', () => {
 
   const TOO_MANY = { success: false, message: '请求过于频繁，请稍后再试' };
   const login = (ip: string, extra: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: `user-${ip}`, password: 'Wrong-Pass-1' }, remoteAddress: ip, headers: extra });
+    t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: { username: `user-${ip}`, password: 'Wrong-Pass-1' },
+      remoteAddress: ip,
+      headers: extra,
+    });
   const search = (ip: string, method: 'GET' | 'POST') =>
     method === 'GET'
       ? t.app.inject({ url: `${API}/v2?query=${encodeURIComponent('许可')}`, remoteAddress: ip })

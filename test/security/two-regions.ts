@@ -24,12 +24,7 @@ export const MIXED_FILE = '全市合并台账（修订）.xlsx';
 export type Role = 'anon' | 'district' | 'city' | 'admin';
 export const ROLES: Role[] = ['anon', 'district', 'city', 'admin'];
 
-export const PASSWORDS = {
-  district: 'District-A-Pass-1',
-  districtB: 'District-B-Pass-1',
-  city: 'City-Level-Pass-1',
-  admin: ADMIN_PASSWORD,
-};
+export const PASSWORDS = { district: 'District-A-Pass-1', districtB: 'District-B-Pass-1', city: 'City-Level-Pass-1', admin: ADMIN_PASSWORD };
 
 interface LedgerRow {
   region?: string;
@@ -52,8 +47,17 @@ export async function ledger(sheets: Record<string, LedgerRow[]>): Promise<Buffe
     ws.addRow(HEADER);
     for (const r of rows) {
       ws.addRow([
-        r.region ?? '', r.theme ?? '', r.name, r.code, r.dept, r.contact, '0826-0000000',
-        r.risk, '《行政许可法》第三十条', '中', r.visible === false ? '否' : '是',
+        r.region ?? '',
+        r.theme ?? '',
+        r.name,
+        r.code,
+        r.dept,
+        r.contact,
+        '0826-0000000',
+        r.risk,
+        '《行政许可法》第三十条',
+        '中',
+        r.visible === false ? '否' : '是',
       ]);
     }
   }
@@ -63,8 +67,14 @@ export async function ledger(sheets: Record<string, LedgerRow[]>): Promise<Buffe
 /** A permit of one region, its texts marked with the region's name. */
 export function permitRow(region: string, code: string, label: string, extra: Partial<LedgerRow> = {}): LedgerRow {
   return {
-    region, theme: '餐饮服务', name: `${region}${label}`, code, dept: `${region}市场监管局`,
-    contact: `${region}联系人`, risk: `${region}${label}风险\n${region}风险说明`, ...extra,
+    region,
+    theme: '餐饮服务',
+    name: `${region}${label}`,
+    code,
+    dept: `${region}市场监管局`,
+    contact: `${region}联系人`,
+    risk: `${region}${label}风险\n${region}风险说明`,
+    ...extra,
   };
 }
 
@@ -89,7 +99,12 @@ export interface TwoRegions {
   call(role: Role, opts: InjectOptions & { cookie?: string | null }): Promise<LightMyRequestResponse>;
   login(username: string, password: string): Promise<string>;
   upload(cookie: string, content: Buffer, filename: string): Promise<LightMyRequestResponse>;
-  importWorkbook(cookie: string, content: Buffer, filename: string, body?: Record<string, unknown>): Promise<{ file_id: string; snapshot_batch_id: string | null }>;
+  importWorkbook(
+    cookie: string,
+    content: Buffer,
+    filename: string,
+    body?: Record<string, unknown>,
+  ): Promise<{ file_id: string; snapshot_batch_id: string | null }>;
   close(): Promise<void>;
 }
 
@@ -120,18 +135,11 @@ export function routeKey(method: string, url: string): string {
 
 export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
   const routes: RouteOptions[] = [];
-  const t = await buildTestApp(dialect, {
-    env: { LOGIN_RATE_LIMIT: '0', SEARCH_RATE_LIMIT: '0' },
-    build: { onRoute: (r) => void routes.push(r) },
-  });
+  const t = await buildTestApp(dialect, { env: { LOGIN_RATE_LIMIT: '0', SEARCH_RATE_LIMIT: '0' }, build: { onRoute: (r) => void routes.push(r) } });
   const db = t.dbh.db;
   const inject = (opts: InjectOptions & { cookie?: string | null }) => {
     const { cookie, ...rest } = opts;
-    return t.app.inject({
-      ...rest,
-      url: fullUrl(String(rest.url ?? '')),
-      headers: { ...(rest.headers ?? {}), ...(cookie ? { cookie } : {}) },
-    });
+    return t.app.inject({ ...rest, url: fullUrl(String(rest.url ?? '')), headers: { ...(rest.headers ?? {}), ...(cookie ? { cookie } : {}) } });
   };
   const admin = await t.login();
 
@@ -150,7 +158,9 @@ export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
   const login = async (username: string, password: string) =>
     cookieOf(await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username, password } }));
   const [district, city, districtB] = await Promise.all([
-    login('district', PASSWORDS.district), login('city', PASSWORDS.city), login('districtb', PASSWORDS.districtB),
+    login('district', PASSWORDS.district),
+    login('city', PASSWORDS.city),
+    login('districtb', PASSWORDS.districtB),
   ]);
   const cookies: Record<Role, string | null> = { anon: null, district, city, admin };
 
@@ -189,12 +199,19 @@ export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
   const permits = Object.fromEntries(permitRows.map((p) => [p.code ?? '', String(p.id)]));
 
   const deletePermit = async (regionId: string, code: string) =>
-    String(ok(await inject({ method: 'DELETE', url: '/admin/permits', payload: { region_id: regionId, permit_id: permits[code] }, cookie: admin }), 'delete').snapshot_batch_id);
+    String(
+      ok(await inject({ method: 'DELETE', url: '/admin/permits', payload: { region_id: regionId, permit_id: permits[code] }, cookie: admin }), 'delete')
+        .snapshot_batch_id,
+    );
   // The revised city-wide workbook replaces both regions' risks: one snapshot batch spanning both
   // regions, and the permits now link to the revised file.
-  const revised = await importWorkbook(admin, await ledger({ 合并: [
-    permitRow(A, 'A-005', '合并事项', { risk: `${A}合并事项新风险` }), permitRow(B, 'B-005', '合并事项', { risk: `${B}合并事项新风险` }),
-  ] }), MIXED_FILE);
+  const revised = await importWorkbook(
+    admin,
+    await ledger({
+      合并: [permitRow(A, 'A-005', '合并事项', { risk: `${A}合并事项新风险` }), permitRow(B, 'B-005', '合并事项', { risk: `${B}合并事项新风险` })],
+    }),
+    MIXED_FILE,
+  );
   const batches = {
     a: await deletePermit(regionA, 'A-201'),
     b: [await deletePermit(regionB, 'B-201'), await deletePermit(regionB, 'B-202'), await deletePermit(regionB, 'B-203')],
@@ -205,7 +222,18 @@ export async function twoRegions(dialect: DialectKind): Promise<TwoRegions> {
     .session_id as string;
 
   return {
-    t, routes, regionA, regionB, deptA: String(deptA), userIds, cookies, districtB, permits, files, batches, sessionB,
+    t,
+    routes,
+    regionA,
+    regionB,
+    deptA: String(deptA),
+    userIds,
+    cookies,
+    districtB,
+    permits,
+    files,
+    batches,
+    sessionB,
     call: (role, opts) => inject({ ...opts, cookie: 'cookie' in opts ? opts.cookie : cookies[role] }),
     login,
     upload,

@@ -29,7 +29,10 @@ export function elementPlusStyles(): Plugin {
       const styles = new Set<string>();
       for (const match of code.matchAll(NAMED_IMPORT)) {
         for (const spec of match[1].split(',')) {
-          const name = spec.trim().split(/\s+as\s+/)[0].replace(/^type\s+/, '');
+          const name = spec
+            .trim()
+            .split(/\s+as\s+/)[0]
+            .replace(/^type\s+/, '');
           const dir = name && !spec.trim().startsWith('type ') ? componentDir(name) : null;
           if (dir && existsSync(join(COMPONENTS_DIR, dir, 'style', 'css.mjs'))) {
             styles.add(`import 'element-plus/es/components/${dir}/style/css';`);

@@ -44,6 +44,9 @@ export class FlexSearchEngine implements BenchEngine {
       const w = PEER_BOOST[field as keyof typeof PEER_BOOST] ?? 1;
       result.forEach((id, rank) => score.set(id, (score.get(id) ?? 0) + w / (rank + 1)));
     }
-    return [...score.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([id]) => id);
+    return [...score.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([id]) => id);
   }
 }

@@ -22,7 +22,15 @@ export class Fts5Engine implements BenchEngine {
       for (const d of docs) {
         if (!d.visible) continue;
         const f = docFields(d);
-        insert.run(normalizeText(f.name), normalizeText(f.themes), normalizeText(f.depts), normalizeText(f.titles), normalizeText(f.body), d.permitId, d.regionId);
+        insert.run(
+          normalizeText(f.name),
+          normalizeText(f.themes),
+          normalizeText(f.depts),
+          normalizeText(f.titles),
+          normalizeText(f.body),
+          d.permitId,
+          d.regionId,
+        );
       }
     })();
     this.db = db;
@@ -41,7 +49,9 @@ export class Fts5Engine implements BenchEngine {
       const match = long.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
       const b = PEER_BOOST;
       const rows = db
-        .prepare(`SELECT permit FROM docs WHERE docs MATCH ?${regionSql} ORDER BY bm25(docs, ${b.name}, ${b.themes}, ${b.depts}, ${b.titles}, ${b.body}) LIMIT 50`)
+        .prepare(
+          `SELECT permit FROM docs WHERE docs MATCH ?${regionSql} ORDER BY bm25(docs, ${b.name}, ${b.themes}, ${b.depts}, ${b.titles}, ${b.body}) LIMIT 50`,
+        )
         .all(match, ...regionArgs) as { permit: string }[];
       add(rows.map((r) => r.permit));
     }
@@ -50,9 +60,14 @@ export class Fts5Engine implements BenchEngine {
       const score = short.map(() => `(name LIKE ?) * 10 + (themes LIKE ?) * 5 + (depts LIKE ?) * 4 + (titles LIKE ?) * 2.5`).join(' + ');
       const where = short.map(() => '(name LIKE ? OR themes LIKE ? OR depts LIKE ? OR titles LIKE ?)').join(' OR ');
       const args = [...like.flatMap((l) => [l, l, l, l]), ...like.flatMap((l) => [l, l, l, l]), ...regionArgs];
-      const rows = db.prepare(`SELECT permit, ${score} AS s FROM docs WHERE (${where})${regionSql} ORDER BY s DESC LIMIT 50`).all(...args) as { permit: string }[];
+      const rows = db.prepare(`SELECT permit, ${score} AS s FROM docs WHERE (${where})${regionSql} ORDER BY s DESC LIMIT 50`).all(...args) as {
+        permit: string;
+      }[];
       add(rows.map((r) => r.permit));
     }
-    return [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([id]) => id);
+    return [...fused.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([id]) => id);
   }
 }

@@ -10,9 +10,7 @@ import { createImportSession, discardImportSession } from '../../modules/importe
 import { listOption, stringOption, type OptionValues } from '../args.js';
 import type { CommandCall } from '../commands.js';
 import { CliError, EXIT, explainFailure, UsageError } from '../errors.js';
-import {
-  committedLine, countsTable, findingsTable, previewCounts, sessionFindings, workbookHeading,
-} from '../import-report.js';
+import { committedLine, countsTable, findingsTable, previewCounts, sessionFindings, workbookHeading } from '../import-report.js';
 import { logged } from '../operator.js';
 import { Progress } from '../progress.js';
 import { withSession, type CliSession } from '../session.js';
@@ -24,7 +22,11 @@ function themeBindings(values: OptionValues): Record<string, string[]> {
     const eq = raw.indexOf('=');
     if (eq <= 0) throw new UsageError(`--theme-binding must be <sheet>=<themes> (got "${raw}")`);
     const sheet = raw.slice(0, eq).trim();
-    const themes = raw.slice(eq + 1).split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const themes = raw
+      .slice(eq + 1)
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     out[sheet] = [...(out[sheet] ?? []), ...themes];
   }
   return out;
@@ -201,10 +203,7 @@ function commitFailure(err: unknown, st: Staged, staged: Staged[], s: CliSession
 }
 
 function importSpec(st: Staged, body: CommitBody) {
-  return {
-    type: 'import', targetType: 'file', summary: '导入工作簿',
-    params: { command: 'import', workbook: st.name, ...body },
-  };
+  return { type: 'import', targetType: 'file', summary: '导入工作簿', params: { command: 'import', workbook: st.name, ...body } };
 }
 
 async function logRefusal(s: CliSession, st: Staged, refusal: AppError, body: CommitBody): Promise<void> {

@@ -14,9 +14,12 @@ export async function run({ io }: CommandCall): Promise<number> {
       return EXIT.ok;
     }
     // Logged once it has run: before, the operation log table may not exist yet.
-    await logged(s.ctx, s.operator, {
-      type: 'migrate', targetType: 'database', summary: `数据库结构升级：${applied.join('、')}`, params: { command: 'migrate' },
-    }, async () => {});
+    await logged(
+      s.ctx,
+      s.operator,
+      { type: 'migrate', targetType: 'database', summary: `数据库结构升级：${applied.join('、')}`, params: { command: 'migrate' } },
+      async () => {},
+    );
     io.stdout.write(`${where}: applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}\n`);
     return EXIT.ok;
   });

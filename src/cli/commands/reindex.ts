@@ -13,14 +13,17 @@ import { withSession } from '../session.js';
  */
 export async function run({ io }: CommandCall): Promise<number> {
   return withSession(io, {}, async (s) => {
-    const check = await logged(s.ctx, s.operator, {
-      type: 'reindex', targetType: 'search_index', summary: '重建检索索引', params: { command: 'reindex' },
-    }, async (note) => {
-      const c = await checkIndexBuild(s.ctx.db);
-      await s.announce({ kind: 'all' });
-      note.summary = `重建检索索引：${c.permits} 个许可事项，${c.regions} 个区域`;
-      return c;
-    });
+    const check = await logged(
+      s.ctx,
+      s.operator,
+      { type: 'reindex', targetType: 'search_index', summary: '重建检索索引', params: { command: 'reindex' } },
+      async (note) => {
+        const c = await checkIndexBuild(s.ctx.db);
+        await s.announce({ kind: 'all' });
+        note.summary = `重建检索索引：${c.permits} 个许可事项，${c.regions} 个区域`;
+        return c;
+      },
+    );
     io.stdout.write(
       `search index built from the database: ${plural(check.permits, 'permit')} in ${plural(check.regions, 'region')} ` +
         `(read in ${check.loadMs} ms, built in ${check.buildMs} ms)\n` +

@@ -9,9 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const blob = pg ? 'bytea' : 'blob';
   const withId = (t: Table): Table =>
-    pg
-      ? t.addColumn('id', 'serial', (c) => c.primaryKey())
-      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    pg ? t.addColumn('id', 'serial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   /** A risk's place in its list and its seven fields: `risks` and `snapshot_risks` hold the same. */
   const withRiskColumns = (t: Table): Table =>
     t
@@ -139,17 +137,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await create('permit_approval_departments', false)
     .addColumn('permit_id', 'integer', (c) => c.notNull().references('permits.id').onDelete('cascade'))
-    .addColumn('approval_department_id', 'integer', (c) =>
-      c.notNull().references('approval_departments.id').onDelete('cascade'),
-    )
+    .addColumn('approval_department_id', 'integer', (c) => c.notNull().references('approval_departments.id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('permit_approval_departments_pk', ['permit_id', 'approval_department_id'])
     .execute();
-  await db.schema
-    .createIndex('permit_approval_departments_dept_idx')
-    .on('permit_approval_departments')
-    .column('approval_department_id')
-    .execute();
+  await db.schema.createIndex('permit_approval_departments_dept_idx').on('permit_approval_departments').column('approval_department_id').execute();
 
   await create('risks')
     .addColumn('permit_id', 'integer', (c) => c.notNull().references('permits.id').onDelete('cascade'))
@@ -221,11 +213,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('row_count', 'integer', (c) => c.notNull())
     .addColumn('content', blob, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('checkpoint_chunks_checkpoint_idx')
-    .on('checkpoint_chunks')
-    .columns(['checkpoint_id', 'table_name', 'chunk_index'])
-    .execute();
+  await db.schema.createIndex('checkpoint_chunks_checkpoint_idx').on('checkpoint_chunks').columns(['checkpoint_id', 'table_name', 'chunk_index']).execute();
 
   await create('operation_logs')
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -255,9 +243,27 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 const TABLES = [
-  'app_meta', 'operation_logs', 'checkpoint_chunks', 'checkpoints', 'snapshot_risks', 'snapshot_permits', 'snapshot_batches',
-  'import_sessions', 'risks', 'permit_approval_departments', 'approval_departments', 'permit_themes', 'permits',
-  'permit_files', 'login_failures', 'sessions', 'users', 'service_departments', 'region_themes', 'themes', 'regions',
+  'app_meta',
+  'operation_logs',
+  'checkpoint_chunks',
+  'checkpoints',
+  'snapshot_risks',
+  'snapshot_permits',
+  'snapshot_batches',
+  'import_sessions',
+  'risks',
+  'permit_approval_departments',
+  'approval_departments',
+  'permit_themes',
+  'permits',
+  'permit_files',
+  'login_failures',
+  'sessions',
+  'users',
+  'service_departments',
+  'region_themes',
+  'themes',
+  'regions',
 ];
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -4,9 +4,7 @@ import { PostgresAdapter, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const table = db.schema.createTable('query_log');
-  await (pg
-    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await (pg ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
     .addColumn('asked_at', 'text', (c) => c.notNull())
     .addColumn('query', 'text', (c) => c.notNull())
     .addColumn('region_ids', 'text')

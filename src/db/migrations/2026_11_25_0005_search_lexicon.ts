@@ -4,9 +4,7 @@ import { PostgresAdapter, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const table = db.schema.createTable('search_lexicon');
-  await (pg
-    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await (pg ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
     .addColumn('kind', 'text', (c) => c.notNull())
     // No foreign key: an entry of a region that is gone applies to nothing and stays listed.
     .addColumn('region_id', 'integer')

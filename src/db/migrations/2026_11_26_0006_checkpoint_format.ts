@@ -7,7 +7,10 @@ import { PostgresAdapter, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const existing = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg-row-chunks' : 'sqlite-image';
-  await db.schema.alterTable('checkpoints').addColumn('format', 'text', (c) => c.notNull().defaultTo(existing)).execute();
+  await db.schema
+    .alterTable('checkpoints')
+    .addColumn('format', 'text', (c) => c.notNull().defaultTo(existing))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -30,10 +30,7 @@ const OPENAPI_DOC: RouteDoc = {
   summary: 'This OpenAPI 3.1 document',
   description: 'Generated at start-up from the route descriptions. Public: it describes the interface and holds no data. Browsable at `{api_root}/docs`.',
   responses: {
-    200: json(
-      'The document.',
-      Type.Object({ openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) }, { additionalProperties: true }),
-    ),
+    200: json('The document.', Type.Object({ openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) }, { additionalProperties: true })),
   },
 };
 
@@ -50,11 +47,7 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
       info: { title: 'lawrisk', version: VERSION, description: OVERVIEW },
       servers: [{ url: apiRoot, description: '{api_root}' }],
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session of `POST /auth/login`.' },
-        },
-      },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session of `POST /auth/login`.' } } },
     },
     // Shared shapes carry an `$id`: the document lists them once under components/schemas by that name.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

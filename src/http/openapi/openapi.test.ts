@@ -69,8 +69,14 @@ describe('the OpenAPI document', () => {
   it('describes every registered route, and nothing else', () => {
     const documented = new Set(operations().map((o) => o.key));
     const routes = t.routes.filter((r) => !r.hidden).map((r) => `${r.method} ${documentPath(r.url, t.config.apiRoot)}`);
-    expect(routes.filter((r) => !documented.has(r)), 'routes missing from the document').toEqual([]);
-    expect([...documented].filter((o) => !routes.includes(o)), 'operations without a route').toEqual([]);
+    expect(
+      routes.filter((r) => !documented.has(r)),
+      'routes missing from the document',
+    ).toEqual([]);
+    expect(
+      [...documented].filter((o) => !routes.includes(o)),
+      'operations without a route',
+    ).toEqual([]);
     expect(routes.length).toBe(documented.size);
     // Left out on purpose: Swagger UI's own page and assets, and the two redirects to the search page.
     const hidden = t.routes.filter((r) => r.hidden).map((r) => r.url);
@@ -88,12 +94,25 @@ describe('the OpenAPI document', () => {
       expect(op.tags?.length, where).toBeGreaterThan(0);
       for (const tag of op.tags ?? []) expect(tags, where).toContain(tag);
       const guard = routeGuard(guards.get(`${r.method} ${r.url}`), r.url, t.config.apiRoot);
-      if (guard === 'public') expect(op.security?.every((s) => Object.keys(s).length === 0 || 'session' in s), where).toBe(true);
+      if (guard === 'public')
+        expect(
+          op.security?.every((s) => Object.keys(s).length === 0 || 'session' in s),
+          where,
+        ).toBe(true);
       else expect(op.security, where).toEqual([{ session: [] }]);
       const pathParams = [...r.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort();
-      expect((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(), where).toEqual(pathParams);
+      expect(
+        (op.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+        where,
+      ).toEqual(pathParams);
       // An answer of success — or, for a method that exists only to name the one to use, its 405.
-      expect(Object.keys(op.responses).some((s) => /^[23]\d\d$|^405$/.test(s)), where).toBe(true);
+      expect(
+        Object.keys(op.responses).some((s) => /^[23]\d\d$|^405$/.test(s)),
+        where,
+      ).toBe(true);
       expect(op.responses['500'], where).toBeDefined();
     }
   });
@@ -127,7 +146,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('says which bodies must be sent and which may be left out', () => {
-    const body = (path: string, method: string) => (doc.paths[path][method] as Operation & { requestBody?: { required: boolean; content: object } }).requestBody;
+    const body = (path: string, method: string) =>
+      (doc.paths[path][method] as Operation & { requestBody?: { required: boolean; content: object } }).requestBody;
     expect(body('/admin/permit-import/commit', 'post')?.required).toBe(true);
     expect(Object.keys(body('/admin/permit-import/upload', 'post')?.content ?? {})).toEqual(['multipart/form-data']);
     expect(body('/admin/checkpoints', 'post')?.required).toBe(false);
@@ -139,8 +159,19 @@ describe('the OpenAPI document', () => {
   it('names the shapes the interface leaves open as components', () => {
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining([
-        'Failure', 'Permit', 'PermitWithRisks', 'RiskSubject', 'SearchDebug', 'ImportSession', 'ImportCommitResult',
-        'AdvancedFilterResult', 'SnapshotEntry', 'Checkpoint', 'OperationLogEntry', 'PermitFileListing', 'CurrentUser',
+        'Failure',
+        'Permit',
+        'PermitWithRisks',
+        'RiskSubject',
+        'SearchDebug',
+        'ImportSession',
+        'ImportCommitResult',
+        'AdvancedFilterResult',
+        'SnapshotEntry',
+        'Checkpoint',
+        'OperationLogEntry',
+        'PermitFileListing',
+        'CurrentUser',
       ]),
     );
   });
@@ -153,7 +184,7 @@ describe('Swagger UI at {api_root}/docs', () => {
   });
   afterAll(async () => t?.close());
 
-  it('is public and served from the npm package under the service\'s Content Security Policy, with no inline script', async () => {
+  it("is public and served from the npm package under the service's Content Security Policy, with no inline script", async () => {
     const page = await t.app.inject(`${API}/docs`);
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);

@@ -56,8 +56,7 @@ export function okBody(parts: { data?: TSchema; message?: TSchema }): TObject {
 }
 
 /** A success envelope answer with `data` (and a message when given). */
-export const ok = (description: string, data?: TSchema, message?: TSchema): ResponseDoc =>
-  json(description, okBody({ data, message }));
+export const ok = (description: string, data?: TSchema, message?: TSchema): ResponseDoc => json(description, okBody({ data, message }));
 
 /**
  * The failure envelope `{success: false, message, ...}` of the one error handler. The document

@@ -4,11 +4,9 @@ import { Type, type ObjectOptions, type TProperties, type TSchema } from '@sincl
  * Building blocks of the response shapes. Response objects are closed (no field beyond those
  * described), so the suite's responses show any field the document misses.
  */
-export const Shape = <T extends TProperties>(props: T, opts: ObjectOptions = {}) =>
-  Type.Object(props, { additionalProperties: false, ...opts });
+export const Shape = <T extends TProperties>(props: T, opts: ObjectOptions = {}) => Type.Object(props, { additionalProperties: false, ...opts });
 
-export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
+export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
 /** Ids are integers shown as text throughout the interface. */
 export const Id = (description = 'Identifier.') => Type.String({ description });
@@ -18,8 +16,7 @@ export const Timestamp = (description = 'ISO-8601 UTC time.') => Type.String({ d
 export const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
 /** An `{id, name}` reference to a record of another table. */
-export const Named = (description: string, opts: ObjectOptions = {}) =>
-  Shape({ id: Id(), name: Type.String() }, { description, ...opts });
+export const Named = (description: string, opts: ObjectOptions = {}) => Shape({ id: Id(), name: Type.String() }, { description, ...opts });
 
 /** An `{limit, offset, total}` page description (listings with limit and offset). */
 export const PageFields = {

@@ -1,7 +1,7 @@
 /** The document's sections: one per module, in the order of the interface. */
 export const TAGS = {
   search: 'Public search and lookup; docs/search.md',
-  auth: 'Login, logout, the current user and one\'s own password; docs/accounts.md',
+  auth: "Login, logout, the current user and one's own password; docs/accounts.md",
   pages: 'The HTML pages, the login page and their assets; docs/pages.md',
   users: 'User accounts, admin guard; docs/accounts.md',
   departments: 'Service departments and the department filter, admin guard; docs/accounts.md',

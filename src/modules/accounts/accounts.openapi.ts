@@ -4,12 +4,7 @@ import { Id, Nullable, Shape, Timestamp } from '../../http/openapi/shapes.js';
 // How an account is shown, with its department in short: the users' list, a department's new
 // account and the current user all show accounts, so the shapes live with them.
 
-export const refFields = {
-  id: Id(),
-  name: Type.String(),
-  code: Type.String({ description: 'Upper-case code.' }),
-  region_id: Nullable(Id()),
-};
+export const refFields = { id: Id(), name: Type.String(), code: Type.String({ description: 'Upper-case code.' }), region_id: Nullable(Id()) };
 
 /** The short form of a department embedded in a user. */
 export const DepartmentRef = Shape(refFields, { $id: 'DepartmentRef', description: 'A service department, in short.' });

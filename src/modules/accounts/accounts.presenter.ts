@@ -17,12 +17,7 @@ export function presentAccountIdentity(u: { id: number; username: string; displa
 export function presentUser(u: UserWithDepartment): Static<typeof User> {
   const department =
     u.service_department_id !== null && u.department_name !== null && u.department_code !== null
-      ? presentDepartmentRef({
-          id: u.service_department_id,
-          name: u.department_name,
-          code: u.department_code,
-          region_id: u.department_region_id,
-        })
+      ? presentDepartmentRef({ id: u.service_department_id, name: u.department_name, code: u.department_code, region_id: u.department_region_id })
       : null;
   return {
     ...presentAccountIdentity(u),

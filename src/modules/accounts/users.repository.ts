@@ -18,7 +18,12 @@ export async function insertUser(db: Executor, row: Insertable<UsersTable>): Pro
 
 /** Inserts the account unless its username is taken (by another instance a moment before): the new row, or undefined. */
 export async function insertUserIfAbsent(db: Executor, row: Insertable<UsersTable>): Promise<UserRow | undefined> {
-  return db.insertInto('users').values(row).onConflict((oc) => oc.column('username').doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.column('username').doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function updateUser(db: Executor, id: number, patch: Updateable<UsersTable>): Promise<void> {
@@ -36,11 +41,7 @@ export async function countActiveAdmins(db: Executor): Promise<number> {
 }
 
 /** A user row with the few fields of its department the API shows (one left join). */
-export type UserWithDepartment = UserRow & {
-  department_name: string | null;
-  department_code: string | null;
-  department_region_id: number | null;
-};
+export type UserWithDepartment = UserRow & { department_name: string | null; department_code: string | null; department_region_id: number | null };
 
 function selectUsersWithDepartment(db: Executor) {
   return db

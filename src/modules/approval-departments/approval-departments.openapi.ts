@@ -5,12 +5,7 @@ import { Count, Id, Shape } from '../../http/openapi/shapes.js';
 export const ApprovalDepartmentSetup = Shape(
   {
     linked: Type.Array(
-      Shape({
-        approval_department: Type.String(),
-        approval_department_id: Id(),
-        service_department: Type.String(),
-        service_department_id: Id(),
-      }),
+      Shape({ approval_department: Type.String(), approval_department_id: Id(), service_department: Type.String(), service_department_id: Id() }),
       { description: 'Approval departments and the service department each is now linked to.' },
     ),
     unmatched: Type.Array(Type.String(), { description: 'Approval departments no service department name matches (their previous link is cleared).' }),

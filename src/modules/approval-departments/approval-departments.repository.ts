@@ -17,7 +17,10 @@ export async function ensureApprovalDepartmentIds(db: Executor, names: string[])
   await load(wanted);
   const missing = wanted.filter((n) => !ids.has(n));
   for (const part of chunked(missing, INSERT_CHUNK)) {
-    await db.insertInto('approval_departments').values(part.map((name) => ({ name, service_department_id: null }))).execute();
+    await db
+      .insertInto('approval_departments')
+      .values(part.map((name) => ({ name, service_department_id: null })))
+      .execute();
   }
   if (missing.length > 0) await load(missing);
   return ids;

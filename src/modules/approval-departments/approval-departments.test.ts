@@ -45,7 +45,10 @@ describe.each(testDialects())('POST /admin/approval-departments/setup on %s', (d
     expect(data.unmatched.sort()).toEqual(names.filter((n) => expected(n) === null));
     expect(data.linked).toHaveLength(names.length - data.unmatched.length);
     expect(data.linked).toContainEqual({
-      approval_department: '区住建局', approval_department_id: expect.any(String), service_department: '区住建局', service_department_id: String(zjj),
+      approval_department: '区住建局',
+      approval_department_id: expect.any(String),
+      service_department: '区住建局',
+      service_department_id: String(zjj),
     });
     expect(await links()).toEqual(Object.fromEntries(names.map((n) => [n, expected(n)])));
     expect(await w.lastLog()).toMatchObject({ operation_type: 'setup', target_type: 'approval_department', outcome: 'success', operator_username: 'city' });

@@ -43,7 +43,12 @@ export function reserveAttempt(db: DB, key: string, ip: string | null, now: numb
     }
     const minutes = await lockedMinutes(trx, key, now);
     if (minutes !== null) throw tooMany(lockedMessage(minutes));
-    return recordLoginFailure(trx, key, ip, nowIso(() => now));
+    return recordLoginFailure(
+      trx,
+      key,
+      ip,
+      nowIso(() => now),
+    );
   });
 }
 

@@ -50,7 +50,7 @@ export const authDocs = routeDocs({
   },
   password: {
     tags: ['auth'],
-    summary: 'Change one\'s own password',
+    summary: "Change one's own password",
     bodyRequired: true,
     description: 'Also the way out of `must_change_password`. The other sessions of the user end.',
     consumes: ['application/json', 'application/x-www-form-urlencoded'],

@@ -6,10 +6,5 @@ import type { CurrentUser } from './current-user.js';
 
 /** The API shape of the current user (ids as strings, as every id the API writes). */
 export function presentCurrentUser(u: CurrentUser): Static<typeof CurrentUserSchema> {
-  return {
-    ...presentAccountIdentity(u),
-    department: u.department,
-    region_id: recordIdText(u.region_id),
-    must_change_password: u.must_change_password,
-  };
+  return { ...presentAccountIdentity(u), department: u.department, region_id: recordIdText(u.region_id), must_change_password: u.must_change_password };
 }

@@ -13,9 +13,6 @@ export const LoginBody = Type.Object(
 export const EmptyBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
 
 export const OwnPasswordBody = Type.Object(
-  {
-    old_password: Text(256, 'The current password.'),
-    new_password: Text(256, 'The new password: at least 8 characters, different from the current one.'),
-  },
+  { old_password: Text(256, 'The current password.'), new_password: Text(256, 'The new password: at least 8 characters, different from the current one.') },
   { additionalProperties: false },
 );

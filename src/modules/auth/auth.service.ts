@@ -52,13 +52,7 @@ export async function login(db: DB, attempt: LoginAttempt, now: number): Promise
   if (attempt.previousToken) await deleteSession(db, sessionIdOf(attempt.previousToken));
   const token = randomBytes(32).toString('base64url');
   const stamp = nowIso(() => now);
-  await insertSession(db, {
-    id: sessionIdOf(token),
-    user_id: row.id,
-    now: stamp,
-    ip: attempt.ip,
-    user_agent: attempt.userAgent?.slice(0, 300) ?? null,
-  });
+  await insertSession(db, { id: sessionIdOf(token), user_id: row.id, now: stamp, ip: attempt.ip, user_agent: attempt.userAgent?.slice(0, 300) ?? null });
   await updateUser(db, row.id, { last_login_at: stamp });
   const user = await loadCurrentUser(db, row.id);
   if (!user) throw new AppError(403, '账号已停用');
@@ -82,7 +76,14 @@ export async function resolveSession(db: DB, token: string, now: number): Promis
   }
   const user = await loadCurrentUser(db, session.user_id);
   if (!user) return null;
-  if (now - lastSeen > TOUCH_INTERVAL_MS) await bestEffort(touchSession(db, id, nowIso(() => now)));
+  if (now - lastSeen > TOUCH_INTERVAL_MS)
+    await bestEffort(
+      touchSession(
+        db,
+        id,
+        nowIso(() => now),
+      ),
+    );
   return { user, id };
 }
 
@@ -101,5 +102,8 @@ async function bestEffort(write: Promise<void>): Promise<void> {
 
 /** Housekeeping: drops sessions idle for longer than the expiry. */
 export async function purgeIdleSessions(db: DB, now: number): Promise<void> {
-  await deleteIdleSessions(db, nowIso(() => now - SESSION_IDLE_MS));
+  await deleteIdleSessions(
+    db,
+    nowIso(() => now - SESSION_IDLE_MS),
+  );
 }

@@ -87,12 +87,17 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(unknownField.statusCode).toBe(400);
     expect(unknownField.json().message).toContain('role');
     const malformed = await t.app.inject({
-      method: 'POST', url: `${API}/auth/login`, payload: '{"username": ', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: '{"username": ',
+      headers: { 'content-type': 'application/json' },
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ success: false, message: '请求体不是有效的 JSON' });
     const oversized = await t.app.inject({
-      method: 'POST', url: `${API}/auth/login`, payload: JSON.stringify({ username: 'a'.repeat(2_000_000) }),
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: JSON.stringify({ username: 'a'.repeat(2_000_000) }),
       headers: { 'content-type': 'application/json' },
     });
     expect(oversized.statusCode).toBe(413);
@@ -105,10 +110,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
   it('logs in with a form, honouring only same-origin next paths and keeping credentials out of URLs', async () => {
     const form = (body: string) =>
-      t.app.inject({
-        method: 'POST', url: `${API}/auth/login`, payload: body,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const ok = await form(`username=admin&password=Admin-Test-Pass-1&next=${encodeURIComponent(`${API}/admin/v2-debug?q=1`)}`);
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe(`${API}/admin/v2-debug?q=1`);

@@ -6,10 +6,7 @@ export async function loadCurrentUser(db: Executor, id: number): Promise<Current
   const row = await db
     .selectFrom('users as u')
     .leftJoin('service_departments as d', 'd.id', 'u.service_department_id')
-    .select([
-      'u.id', 'u.username', 'u.display_name', 'u.role', 'u.grade', 'u.service_department_id',
-      'u.is_active', 'u.must_change_password', 'd.region_id',
-    ])
+    .select(['u.id', 'u.username', 'u.display_name', 'u.role', 'u.grade', 'u.service_department_id', 'u.is_active', 'u.must_change_password', 'd.region_id'])
     .where('u.id', '=', id)
     .executeTakeFirst();
   if (!row || !row.is_active) return null;

@@ -71,7 +71,9 @@ describe.each(testDialects())('own password and must-change on %s', (dialect) =>
     expect(me.statusCode).toBe(200);
     expect(me.json().data.user.must_change_password).toBe(true);
     for (const [method, path, body] of [
-      ['GET', '/admin/users', undefined], ['POST', '/admin/themes/catalog', { name: '不该创建' }], ['POST', '/admin/permits/filter', {}],
+      ['GET', '/admin/users', undefined],
+      ['POST', '/admin/themes/catalog', { name: '不该创建' }],
+      ['POST', '/admin/permits/filter', {}],
     ] as const) {
       const before = await accountState(t.dbh.db);
       const res = await call(method, path, body, cookie);

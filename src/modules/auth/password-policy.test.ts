@@ -32,7 +32,7 @@ describe.each(testDialects())('the password policy on %s', (dialect) => {
     expect(await accountState(t.dbh.db)).toEqual(before);
   }
 
-  it('asks 8 characters of an account, 12 of a super administrator\'s, and never a common one', async () => {
+  it("asks 8 characters of an account, 12 of a super administrator's, and never a common one", async () => {
     await refused('POST', '/admin/users', { username: 'newbie', password: 'Seven-7' }, '密码至少需要 8 个字符');
     await refused('POST', '/admin/users', { username: 'boss', password: 'Eleven-Char', role: 'admin', grade: 100 }, '超级管理员账号的密码至少需要 12 个字符');
     for (const common of ['password123', 'Password123', 'WOAINI1314', 'qwertyuiop', 'admin@123456']) {
@@ -49,11 +49,14 @@ describe.each(testDialects())('the password policy on %s', (dialect) => {
     expect((await call('PATCH', `/admin/users/${clerkId}`, { password: 'Eleven-Char' }, admin)).statusCode).toBe(200);
   });
 
-  it('holds one\'s own new password to it', async () => {
+  it("holds one's own new password to it", async () => {
     const chief = await t.login('chief', 'Chief-Pass-12345');
     const change = (newPassword: string) => ({ old_password: 'Chief-Pass-12345', new_password: newPassword });
     const own = (body: object) => t.app.inject({ method: 'POST', url: `${API}/auth/password`, payload: body, headers: { cookie: chief } });
-    for (const [password, message] of [['Eleven-Char', '超级管理员账号的新密码至少需要 12 个字符'], ['1qaz2wsx3edc', COMMON_PASSWORD_MESSAGE]]) {
+    for (const [password, message] of [
+      ['Eleven-Char', '超级管理员账号的新密码至少需要 12 个字符'],
+      ['1qaz2wsx3edc', COMMON_PASSWORD_MESSAGE],
+    ]) {
       const res = await own(change(password));
       expect([res.statusCode, res.json()]).toEqual([400, { success: false, message }]);
     }
@@ -69,7 +72,10 @@ describe.each(testDialects())('the password policy on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(existsSync(file)).toBe(true); // no password changed
     const changed = await t.app.inject({
-      method: 'POST', url: `${API}/auth/password`, payload: { old_password: ADMIN_PASSWORD, new_password: 'Admin-Changed-Pass-1' }, headers: { cookie: admin },
+      method: 'POST',
+      url: `${API}/auth/password`,
+      payload: { old_password: ADMIN_PASSWORD, new_password: 'Admin-Changed-Pass-1' },
+      headers: { cookie: admin },
     });
     expect(changed.statusCode).toBe(200);
     expect(existsSync(file)).toBe(false);

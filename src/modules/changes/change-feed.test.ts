@@ -32,9 +32,7 @@ describe.each(testDialects())('search freshness across instances on %s', (dialec
     const id = String(seed.permits.get(THEMED));
     const query = '举办高危险性体育赛事活动许可';
     expect(await ids(other, query)).toContain(id);
-    const del = await t.app.inject({
-      method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin },
-    });
+    const del = await t.app.inject({ method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin } });
     expect(del.statusCode).toBe(200);
     const { elapsed } = await within(1000, async () => ((await ids(other, query)).includes(id) ? undefined : true));
     expect(elapsed).toBeLessThan(1000);
@@ -43,7 +41,10 @@ describe.each(testDialects())('search freshness across instances on %s', (dialec
   it('sees a theme renamed on another instance within a second (full rebuild)', async () => {
     const themeId = seed.themesByName.get('开办网吧')!;
     const res = await t.app.inject({
-      method: 'PATCH', url: `${API}/admin/themes/catalog/${themeId}`, payload: { name: '开办网吧（互联网上网服务）' }, headers: { cookie: admin },
+      method: 'PATCH',
+      url: `${API}/admin/themes/catalog/${themeId}`,
+      payload: { name: '开办网吧（互联网上网服务）' },
+      headers: { cookie: admin },
     });
     expect(res.statusCode).toBe(200);
     await within(1000, async () => {
@@ -62,9 +63,7 @@ describe.each(testDialects())('search freshness across instances on %s', (dialec
 
     // Cut off: the instance reads nothing while the permit is deleted and its feed entry pruned.
     away.changeFeed.stop();
-    const del = await t.app.inject({
-      method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin },
-    });
+    const del = await t.app.inject({ method: 'DELETE', url: `${API}/admin/permits?region=511603&permit_id=${id}`, headers: { cookie: admin } });
     expect(del.statusCode).toBe(200);
     await t.dbh.db.deleteFrom('data_changes').execute();
     clock += FEED_REBUILD_AFTER_MS + 1000;

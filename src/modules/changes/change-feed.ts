@@ -93,7 +93,10 @@ export class ChangeFeed {
 
   /** The newest entry of the feed. */
   async latest(source: DB = this.ctx.db): Promise<number> {
-    const r = await source.selectFrom('data_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    const r = await source
+      .selectFrom('data_changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
     return Number(r?.id ?? 0);
   }
 
@@ -104,7 +107,9 @@ export class ChangeFeed {
   async highWater(): Promise<number> {
     const { rows } =
       this.ctx.dbh.kind === 'postgres'
-        ? await sql<{ n: string | number | null }>`select pg_sequence_last_value(pg_get_serial_sequence('data_changes', 'id')::regclass) as n`.execute(this.ctx.db)
+        ? await sql<{ n: string | number | null }>`select pg_sequence_last_value(pg_get_serial_sequence('data_changes', 'id')::regclass) as n`.execute(
+            this.ctx.db,
+          )
         : await sql<{ n: string | number | null }>`select seq as n from sqlite_sequence where name = 'data_changes'`.execute(this.ctx.db);
     return Number(rows[0]?.n ?? 0);
   }
@@ -165,7 +170,14 @@ export class ChangeFeed {
       }
       if (this.ctx.now() - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = this.ctx.now();
-        await this.ctx.db.deleteFrom('data_changes').where('created_at', '<', nowIso(() => this.ctx.now() - FEED_KEEP_MS)).execute();
+        await this.ctx.db
+          .deleteFrom('data_changes')
+          .where(
+            'created_at',
+            '<',
+            nowIso(() => this.ctx.now() - FEED_KEEP_MS),
+          )
+          .execute();
       }
     } catch (err) {
       // A database outage is reported by /healthz and the routes; the feed simply tries again.

@@ -7,7 +7,7 @@ import { COVERED_TABLES } from './checkpoint-tables.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 
-const AWKWARD = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\r', "quote ' \"", '中文 🚀', '', '\\x41'];
+const AWKWARD = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\r', 'quote \' "', '中文 🚀', '', '\\x41'];
 
 describe('chunk compression', () => {
   it('compresses with a checksum and finds damage', async () => {
@@ -36,7 +36,10 @@ describe.each(testDialects())('chunks of a few bytes on %s', (dialect) => {
     database = await createTestDatabase(dialect);
     dbh = await openMigrated(database);
     await seedSmallDataset(dbh.db);
-    await dbh.db.insertInto('app_meta').values(AWKWARD.filter((k) => k !== '').map((key, i) => ({ key, value: `${key}${i}` }))).execute();
+    await dbh.db
+      .insertInto('app_meta')
+      .values(AWKWARD.filter((k) => k !== '').map((key, i) => ({ key, value: `${key}${i}` })))
+      .execute();
     store = dialect === 'sqlite' ? new SqliteCheckpointStore(dbh, PIECE) : new PostgresCheckpointStore(dbh, PIECE);
   });
   afterAll(async () => {
@@ -54,18 +57,29 @@ describe.each(testDialects())('chunks of a few bytes on %s', (dialect) => {
     const stats = await store.verify(id);
     expect(stats.map((s) => [s.table, s.rows])).toEqual(COVERED_TABLES.map((t) => [t.name, state[t.name].length]));
     for (const { table, chunks } of stats) {
-      const stored = await dbh.db.selectFrom('checkpoint_chunks').select('content').where('checkpoint_id', '=', id)
-        .where('table_name', '=', table).orderBy('chunk_index').execute();
+      const stored = await dbh.db
+        .selectFrom('checkpoint_chunks')
+        .select('content')
+        .where('checkpoint_id', '=', id)
+        .where('table_name', '=', table)
+        .orderBy('chunk_index')
+        .execute();
       const sizes = await Promise.all(stored.map(async (c) => (await decompressPiece(c.content)).length));
       expect(sizes.length, table).toBe(chunks);
-      expect(sizes.slice(0, -1).every((n) => n === PIECE), table).toBe(true);
+      expect(
+        sizes.slice(0, -1).every((n) => n === PIECE),
+        table,
+      ).toBe(true);
       expect(sizes[sizes.length - 1], table).toBeLessThanOrEqual(PIECE);
     }
     expect(stats.find((s) => s.table === 'risks')!.chunks).toBeGreaterThan(10);
 
     await dbh.db.deleteFrom('risks').execute();
     await dbh.db.deleteFrom('app_meta').where('key', 'like', '%\\%').execute();
-    await dbh.db.updateTable('permit_files').set({ content: Buffer.from('changed') }).execute();
+    await dbh.db
+      .updateTable('permit_files')
+      .set({ content: Buffer.from('changed') })
+      .execute();
     const restored = await store.restore(id, request);
     expect(restored).toEqual(stats.map((s: TableStat) => ({ table: s.table, rows: s.rows })));
     expect(await dumpCoveredTables(dbh.db)).toEqual(state);

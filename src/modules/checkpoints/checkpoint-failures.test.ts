@@ -8,7 +8,13 @@ import type { DB } from '../../db/database.js';
 import { compressPiece, decompressPiece } from './checkpoint-store.js';
 import { createCheckpoint } from './checkpoints.service.js';
 import {
-  changeDataset, checkpointRows, dumpCoveredTables, editCheckpointImage, editCheckpointTable, seedSmallDataset, type SmallDataset,
+  changeDataset,
+  checkpointRows,
+  dumpCoveredTables,
+  editCheckpointImage,
+  editCheckpointTable,
+  seedSmallDataset,
+  type SmallDataset,
 } from '../../../test/helpers/checkpoint-data.js';
 
 const RISKS_PER_PERMIT = 3;
@@ -16,15 +22,39 @@ const RISKS_PER_PERMIT = 3;
 /** One import-like write: a permit, its theme link and its risks, in one transaction. */
 async function writePermit(db: DB, regionId: number, n: number, pause: () => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const { id } = await trx.insertInto('permits').values({
-      region_id: regionId, code: `W-${n}`, name: `并发写入 ${n}`, implementation_level: null, internal_contact: null,
-      contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x',
-    }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('permits')
+      .values({
+        region_id: regionId,
+        code: `W-${n}`,
+        name: `并发写入 ${n}`,
+        implementation_level: null,
+        internal_contact: null,
+        contact_info: null,
+        visible: 1,
+        source_file_id: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await pause();
-    await trx.insertInto('risks').values(Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
-      permit_id: id, position, risk_type: null, title: `风险 ${position}`, description: null, legal_basis: null,
-      consequence: null, prevention: null, level: null,
-    }))).execute();
+    await trx
+      .insertInto('risks')
+      .values(
+        Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
+          permit_id: id,
+          position,
+          risk_type: null,
+          title: `风险 ${position}`,
+          description: null,
+          legal_basis: null,
+          consequence: null,
+          prevention: null,
+          level: null,
+        })),
+      )
+      .execute();
   });
 }
 
@@ -43,8 +73,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   const post = (path: string, payload: object = {}) =>
     t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints${path}`, payload, headers: { cookie: admin } });
   const create = async () => Number((await post('')).json().data.checkpoint_id);
-  const chunkOf = (id: number, table: string) =>
-    t.dbh.db.updateTable('checkpoint_chunks').where('checkpoint_id', '=', id).where('table_name', '=', table);
+  const chunkOf = (id: number, table: string) => t.dbh.db.updateTable('checkpoint_chunks').where('checkpoint_id', '=', id).where('table_name', '=', table);
   const checkpointCount = async () => (await t.dbh.db.selectFrom('checkpoints').select('id').execute()).length;
 
   /** Restores a damaged checkpoint over changed data: 500, and every table exactly as before. */
@@ -60,7 +89,9 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   it('reports a checkpoint whose last table cannot be decoded, leaving every table unchanged', async () => {
     const id = await create();
     await changeDataset(t.dbh.db, data);
-    await chunkOf(id, 'app_meta').set({ content: Buffer.from('not gzip at all') }).execute();
+    await chunkOf(id, 'app_meta')
+      .set({ content: Buffer.from('not gzip at all') })
+      .execute();
 
     const countBefore = await checkpointCount();
     const withBackup = await failingRestore(id, {});
@@ -111,49 +142,54 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   // docs/checkpoints.md: operations run one at a time across instances, the lock taken before the
   // snapshot. A restore empties tables with TRUNCATE, which an older snapshot sees as empty: a
   // checkpoint asked for while a restore is about to commit must wait for it, not copy empty tables.
-  if (dialect === 'postgres') it('takes a checkpoint asked for during a restore after the restore, not from emptied tables', async () => {
-    const rowsOf = (stats: Array<{ table: string; rows: number }>) => Object.fromEntries(stats.map((s) => [s.table, s.rows]));
-    // Regions go back through a temporary table and an INSERT (a column since dropped), not a
-    // COPY FREEZE, whose rows even an older snapshot would see.
-    await sql`alter table regions add column retired text`.execute(t.dbh.db);
-    const target = (await post('', { description: 'target' })).json().data;
-    await sql`alter table regions drop column retired`.execute(t.dbh.db);
-    await t.dbh.db.insertInto('regions').values({ code: 'DURING', name: '恢复期间', created_at: 'x' }).execute();
+  if (dialect === 'postgres')
+    it('takes a checkpoint asked for during a restore after the restore, not from emptied tables', async () => {
+      const rowsOf = (stats: Array<{ table: string; rows: number }>) => Object.fromEntries(stats.map((s) => [s.table, s.rows]));
+      // Regions go back through a temporary table and an INSERT (a column since dropped), not a
+      // COPY FREEZE, whose rows even an older snapshot would see.
+      await sql`alter table regions add column retired text`.execute(t.dbh.db);
+      const target = (await post('', { description: 'target' })).json().data;
+      await sql`alter table regions drop column retired`.execute(t.dbh.db);
+      await t.dbh.db.insertInto('regions').values({ code: 'DURING', name: '恢复期间', created_at: 'x' }).execute();
 
-    // Another session holds the change feed, so the restore stops at its last statement, every
-    // table emptied and refilled but not committed.
-    const blocker = t.database.open();
-    /** Sessions waiting for a lock: the restore (at the change feed), then also the checkpoint. */
-    const waiting = (sessions: number) => async () => {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      // Another session holds the change feed, so the restore stops at its last statement, every
+      // table emptied and refilled but not committed.
+      const blocker = t.database.open();
+      /** Sessions waiting for a lock: the restore (at the change feed), then also the checkpoint. */
+      const waiting = (sessions: number) => async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
         where wait_event_type = 'Lock'`.execute(blocker.db);
-      return rows[0].n >= sessions ? true : undefined;
-    };
-    const holder = await blocker.pool!.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('lock table data_changes in exclusive mode');
-      // inject() starts a request only once it is awaited: Promise.resolve sets it off.
-      const restore = Promise.resolve(post(`/${target.checkpoint_id}/restore`, { create_auto_backup: false }));
-      await within(10_000, waiting(1));
-      // The service itself: a request would wait at its session check, the sessions being emptied too.
-      const during = createCheckpoint(t.ctx, 'during', 'admin');
-      await within(10_000, waiting(2));
-      await holder.query('commit'); // the restore commits, then the checkpoint starts
-      const [restored, taken] = await Promise.all([restore, during]);
-      expect(restored.statusCode, restored.body).toBe(200);
-      expect(rowsOf(taken.table_stats)).toEqual(rowsOf(target.table_stats));
-    } finally {
-      holder.release();
-      await blocker.close();
-    }
-  });
+        return rows[0].n >= sessions ? true : undefined;
+      };
+      const holder = await blocker.pool!.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table data_changes in exclusive mode');
+        // inject() starts a request only once it is awaited: Promise.resolve sets it off.
+        const restore = Promise.resolve(post(`/${target.checkpoint_id}/restore`, { create_auto_backup: false }));
+        await within(10_000, waiting(1));
+        // The service itself: a request would wait at its session check, the sessions being emptied too.
+        const during = createCheckpoint(t.ctx, 'during', 'admin');
+        await within(10_000, waiting(2));
+        await holder.query('commit'); // the restore commits, then the checkpoint starts
+        const [restored, taken] = await Promise.all([restore, during]);
+        expect(restored.statusCode, restored.body).toBe(200);
+        expect(rowsOf(taken.table_stats)).toEqual(rowsOf(target.table_stats));
+      } finally {
+        holder.release();
+        await blocker.close();
+      }
+    });
 
   it('reports row counts that do not match the statistics', async () => {
     const id = await create();
     const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
     const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
-    await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
+    await t.dbh.db
+      .updateTable('checkpoints')
+      .set({ table_stats: JSON.stringify(stats) })
+      .where('id', '=', id)
+      .execute();
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
     const body = await failingRestore(id, { create_auto_backup: false });
     expect(body.data.errors).toEqual([expect.stringMatching(/^risks: \d+ rows restored, \d+ expected$/)]);
@@ -161,36 +197,52 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
 
   it('reports a missing chunk, leaving every table unchanged', async () => {
     const id = await create();
-    const last = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'chunk_index'])
-      .where('checkpoint_id', '=', id).where('table_name', '=', 'risks').orderBy('chunk_index', 'desc').executeTakeFirstOrThrow();
+    const last = await t.dbh.db
+      .selectFrom('checkpoint_chunks')
+      .select(['id', 'chunk_index'])
+      .where('checkpoint_id', '=', id)
+      .where('table_name', '=', 'risks')
+      .orderBy('chunk_index', 'desc')
+      .executeTakeFirstOrThrow();
     await t.dbh.db.deleteFrom('checkpoint_chunks').where('id', '=', last.id).execute();
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
     const body = await failingRestore(id, { create_auto_backup: false });
     expect(body.data.errors).toEqual([`risks: ${last.chunk_index} chunks stored, ${last.chunk_index + 1} expected`]);
   });
 
-  if (dialect === 'sqlite') it('reports a database image cut short, leaving every table unchanged', async () => {
-    const id = await create();
-    const last = await t.dbh.db.selectFrom('checkpoint_chunks').select(['id', 'content'])
-      .where('checkpoint_id', '=', id).where('table_name', '=', 'app_meta').orderBy('chunk_index', 'desc').executeTakeFirstOrThrow();
-    const piece = await decompressPiece(last.content);
-    const content = await compressPiece(piece.subarray(0, piece.length - 1024));
-    await t.dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', last.id).execute();
-    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[2]).execute();
-    const body = await failingRestore(id, { create_auto_backup: false });
-    expect(body.data.errors).toEqual([expect.stringMatching(/^the checkpoint image holds \d+ bytes, \d+ expected$/)]);
-  });
+  if (dialect === 'sqlite')
+    it('reports a database image cut short, leaving every table unchanged', async () => {
+      const id = await create();
+      const last = await t.dbh.db
+        .selectFrom('checkpoint_chunks')
+        .select(['id', 'content'])
+        .where('checkpoint_id', '=', id)
+        .where('table_name', '=', 'app_meta')
+        .orderBy('chunk_index', 'desc')
+        .executeTakeFirstOrThrow();
+      const piece = await decompressPiece(last.content);
+      const content = await compressPiece(piece.subarray(0, piece.length - 1024));
+      await t.dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', last.id).execute();
+      await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[2]).execute();
+      const body = await failingRestore(id, { create_auto_backup: false });
+      expect(body.data.errors).toEqual([expect.stringMatching(/^the checkpoint image holds \d+ bytes, \d+ expected$/)]);
+    });
 
-  if (dialect === 'postgres') it('reports stored rows with a duplicate key, found when the indexes are built again', async () => {
-    const id = await create();
-    await editCheckpointTable(t.dbh, id, 'risks', 'insert into risks select * from risks limit 1');
-    const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
-    const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
-    await t.dbh.db.updateTable('checkpoints').set({ table_stats: JSON.stringify(stats) }).where('id', '=', id).execute();
-    await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[3]).execute();
-    const body = await failingRestore(id, { create_auto_backup: false });
-    expect(body.data.errors).toEqual([expect.stringMatching(/^risks: could not create unique index "risks_pkey"/)]);
-  });
+  if (dialect === 'postgres')
+    it('reports stored rows with a duplicate key, found when the indexes are built again', async () => {
+      const id = await create();
+      await editCheckpointTable(t.dbh, id, 'risks', 'insert into risks select * from risks limit 1');
+      const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
+      const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
+      await t.dbh.db
+        .updateTable('checkpoints')
+        .set({ table_stats: JSON.stringify(stats) })
+        .where('id', '=', id)
+        .execute();
+      await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[3]).execute();
+      const body = await failingRestore(id, { create_auto_backup: false });
+      expect(body.data.errors).toEqual([expect.stringMatching(/^risks: could not create unique index "risks_pkey"/)]);
+    });
 
   it('reports stored rows that reference rows the checkpoint does not hold', async () => {
     const id = await create();
@@ -215,15 +267,32 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     const region = data.regions[0];
     // Enough rows that copying takes a while, so writes land before, during and after it.
     const bulk = Array.from({ length: 3000 }, (_, i) => ({
-      region_id: region, code: `B-${i}`, name: `批量 ${i}`, implementation_level: null, internal_contact: null,
-      contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x',
+      region_id: region,
+      code: `B-${i}`,
+      name: `批量 ${i}`,
+      implementation_level: null,
+      internal_contact: null,
+      contact_info: null,
+      visible: 1,
+      source_file_id: null,
+      created_at: 'x',
+      updated_at: 'x',
     }));
     for (const part of chunked(bulk, INSERT_CHUNK)) await db.insertInto('permits').values(part).execute();
     const ids = (await db.selectFrom('permits').select('id').where('code', 'like', 'B-%').execute()).map((r) => r.id);
-    const risks = ids.flatMap((permit_id) => Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
-      permit_id, position, risk_type: null, title: '批量风险', description: '说明'.repeat(20), legal_basis: null,
-      consequence: null, prevention: null, level: null,
-    })));
+    const risks = ids.flatMap((permit_id) =>
+      Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
+        permit_id,
+        position,
+        risk_type: null,
+        title: '批量风险',
+        description: '说明'.repeat(20),
+        legal_basis: null,
+        consequence: null,
+        prevention: null,
+        level: null,
+      })),
+    );
     for (const part of chunked(risks, INSERT_CHUNK)) await db.insertInto('risks').values(part).execute();
     await db.deleteFrom('risks').where('permit_id', 'in', data.permits).execute();
     await db.deleteFrom('permits').where('id', 'in', data.permits).execute();

@@ -88,7 +88,9 @@ export const IN_FLIGHT = 4;
 export function parseStats(text: string): TableStat[] | null {
   try {
     const stats = JSON.parse(text) as TableStat[];
-    return Array.isArray(stats) && stats.every((s) => s && typeof s.table === 'string' && Number.isInteger(s.rows) && Number.isInteger(s.chunks)) ? stats : null;
+    return Array.isArray(stats) && stats.every((s) => s && typeof s.table === 'string' && Number.isInteger(s.rows) && Number.isInteger(s.chunks))
+      ? stats
+      : null;
   } catch {
     return null;
   }
@@ -108,7 +110,10 @@ export async function verifyStored(db: DB, id: number, format: string, run: Run 
   if (row.format !== format) throw new RestoreCheckFailed([`checkpoint format "${row.format}" cannot be restored here`]);
   const stats = parseStats(row.table_stats);
   if (!stats) throw new RestoreCheckFailed(['checkpoint table statistics are unreadable']);
-  const chunks = db.selectFrom('checkpoint_chunks').where('checkpoint_id', '=', id).groupBy('table_name')
+  const chunks = db
+    .selectFrom('checkpoint_chunks')
+    .where('checkpoint_id', '=', id)
+    .groupBy('table_name')
     .select((eb) => ['table_name', eb.fn.countAll().as('n'), eb.fn.max('chunk_index').as('last')]);
   const stored = (await run(chunks.compile())) as Array<{ table_name: string; n: unknown; last: unknown }>;
   const found = new Map(stored.map((s) => [s.table_name, s]));

@@ -11,15 +11,20 @@ interface ForeignKey {
 
 /** Rows of a catalogue query as arrays, on either database. */
 async function rows(dbh: DatabaseHandle, text: string, params: unknown[] = []): Promise<unknown[][]> {
-  if (dbh.kind === 'sqlite') return dbh.sqlite!.prepare(text).raw(true).all(...params) as unknown[][];
+  if (dbh.kind === 'sqlite')
+    return dbh
+      .sqlite!.prepare(text)
+      .raw(true)
+      .all(...params) as unknown[][];
   let n = 0;
   return (await dbh.pool!.query({ text: text.replace(/\?/g, () => `$${++n}`), values: params, rowMode: 'array' })).rows;
 }
 
 async function liveTables(dbh: DatabaseHandle): Promise<string[]> {
-  const found = dbh.kind === 'sqlite'
-    ? await rows(dbh, "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
-    : await rows(dbh, "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'");
+  const found =
+    dbh.kind === 'sqlite'
+      ? await rows(dbh, "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+      : await rows(dbh, "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'");
   return found.map(([name]) => String(name));
 }
 
@@ -33,10 +38,13 @@ async function liveForeignKeys(dbh: DatabaseHandle): Promise<ForeignKey[]> {
     }
     return found;
   }
-  const found = await rows(dbh, `select kcu.table_name, kcu.column_name, ccu.table_name from information_schema.table_constraints tc
+  const found = await rows(
+    dbh,
+    `select kcu.table_name, kcu.column_name, ccu.table_name from information_schema.table_constraints tc
         join information_schema.key_column_usage kcu on kcu.constraint_name = tc.constraint_name and kcu.constraint_schema = tc.constraint_schema
         join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name and ccu.constraint_schema = tc.constraint_schema
-        where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`);
+        where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`,
+  );
   return found.map(([table, column, references]) => ({ table: String(table), column: String(column), references: String(references) }));
 }
 
@@ -85,9 +93,10 @@ describe.each(testDialects())('checkpoint table list against the live schema on 
 
   it('gives every covered table its primary key as the paging key', async () => {
     for (const table of COVERED_TABLES) {
-      const columns = (dbh.kind === 'sqlite'
-        ? await rows(dbh, 'select name from pragma_table_info(?)', [table.name])
-        : await rows(dbh, 'select column_name from information_schema.columns where table_schema = current_schema() and table_name = ?', [table.name])
+      const columns = (
+        dbh.kind === 'sqlite'
+          ? await rows(dbh, 'select name from pragma_table_info(?)', [table.name])
+          : await rows(dbh, 'select column_name from information_schema.columns where table_schema = current_schema() and table_name = ?', [table.name])
       ).map(([n]) => n);
       for (const k of [...table.key, ...(table.selfRefs ?? [])]) expect(columns, `${table.name}.${k}`).toContain(k);
       const pk =

@@ -10,15 +10,14 @@ export const Checkpoint = Shape(
     checkpoint_id: Id(),
     id: Id('The same as `checkpoint_id`.'),
     description: Type.String(),
-    created_by: Type.String({ description: 'The operator\'s username (else display name, else `admin`).' }),
+    created_by: Type.String({ description: "The operator's username (else display name, else `admin`)." }),
     kind: Type.Union([Type.Literal('manual'), Type.Literal('auto_backup')], { description: '`auto_backup`: taken before a restore.' }),
     created_at: Timestamp(),
     total_rows: Count('Rows in all covered tables.'),
     size_bytes: Count('Compressed size.'),
-    table_stats: Type.Array(
-      Shape({ table: tableName, rows: Count('Rows.'), chunks: Count('Stored chunks.'), bytes: Count('Compressed bytes.') }),
-      { description: 'One entry per covered table.' },
-    ),
+    table_stats: Type.Array(Shape({ table: tableName, rows: Count('Rows.'), chunks: Count('Stored chunks.'), bytes: Count('Compressed bytes.') }), {
+      description: 'One entry per covered table.',
+    }),
     tables: Count('How many tables it covers.'),
   },
   { $id: 'Checkpoint', description: 'A whole-database checkpoint.' },
@@ -38,11 +37,7 @@ export const CheckpointRestoreResult = Shape(
 const params = pathParams({ checkpoint_id: 'The checkpoint id.' });
 
 export const checkpointDocs = routeDocs({
-  list: {
-    tags: ['checkpoints'],
-    summary: 'Checkpoints',
-    responses: { 200: ok('Newest first.', Shape({ checkpoints: Type.Array(Checkpoint) })) },
-  },
+  list: { tags: ['checkpoints'], summary: 'Checkpoints', responses: { 200: ok('Newest first.', Shape({ checkpoints: Type.Array(Checkpoint) })) } },
   create: {
     tags: ['checkpoints'],
     summary: 'Create a checkpoint',
@@ -54,7 +49,7 @@ export const checkpointDocs = routeDocs({
     tags: ['checkpoints'],
     summary: 'Restore a checkpoint (destructive)',
     description:
-      'Replaces the content of every covered table with the checkpoint\'s, in one transaction; sessions, the operation log ' +
+      "Replaces the content of every covered table with the checkpoint's, in one transaction; sessions, the operation log " +
       'and the checkpoints themselves are kept. A failed restore leaves the database as it was.',
     params,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
@@ -65,7 +60,7 @@ export const checkpointDocs = routeDocs({
       ),
       404: failure('Checkpoint not found'),
       500: failure(
-        'The checkpoint\'s data did not check out (with `errors`, and the backup to recover from), or the restore failed: ' +
+        "The checkpoint's data did not check out (with `errors`, and the backup to recover from), or the restore failed: " +
           'Restore failed: <cause> (with `error_type`).',
         Type.Union([
           Shape(
@@ -85,9 +80,6 @@ export const checkpointDocs = routeDocs({
     tags: ['checkpoints'],
     summary: 'Delete a checkpoint',
     params,
-    responses: {
-      200: json('Deleted.', okBody({ message: Type.Literal('Checkpoint deleted') })),
-      404: failure('Checkpoint not found'),
-    },
+    responses: { 200: json('Deleted.', okBody({ message: Type.Literal('Checkpoint deleted') })), 404: failure('Checkpoint not found') },
   },
 });

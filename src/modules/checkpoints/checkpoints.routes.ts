@@ -4,7 +4,13 @@ import type { AppContext } from '../../context.js';
 import { asInput, readFlag, readInt, readString } from '../../http/readers.js';
 import { defaultEditor } from '../auth/current-user.js';
 import {
-  BATCH_SIZE, createCheckpoint, deleteCheckpoint, describeCheckpointCreated, describeRestore, listCheckpoints, restoreCheckpoint,
+  BATCH_SIZE,
+  createCheckpoint,
+  deleteCheckpoint,
+  describeCheckpointCreated,
+  describeRestore,
+  listCheckpoints,
+  restoreCheckpoint,
 } from './checkpoints.service.js';
 import { checkpointDocs } from './checkpoints.openapi.js';
 
@@ -38,10 +44,7 @@ type WithCheckpointId = FastifyRequest<{ Params: { checkpoint_id: string } }>;
 export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/checkpoints`;
 
-  app.get(base, { config: { guard: 'admin', doc: checkpointDocs.list } }, async () => ({
-    success: true,
-    data: { checkpoints: await listCheckpoints(ctx) },
-  }));
+  app.get(base, { config: { guard: 'admin', doc: checkpointDocs.list } }, async () => ({ success: true, data: { checkpoints: await listCheckpoints(ctx) } }));
 
   app.post(
     base,

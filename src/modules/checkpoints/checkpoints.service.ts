@@ -16,8 +16,7 @@ export type CheckpointView = Static<typeof Checkpoint>;
 export type RestoreResult = Static<typeof CheckpointRestoreResult>;
 export type RestoreOptions = { autoBackup: boolean; batchSize: number; operator: string };
 
-const storeOf = (ctx: AppContext): CheckpointStore =>
-  ctx.dbh.kind === 'sqlite' ? new SqliteCheckpointStore(ctx.dbh) : new PostgresCheckpointStore(ctx.dbh);
+const storeOf = (ctx: AppContext): CheckpointStore => (ctx.dbh.kind === 'sqlite' ? new SqliteCheckpointStore(ctx.dbh) : new PostgresCheckpointStore(ctx.dbh));
 
 /** A checkpoint as the API shows it (ids as strings, as every id of the interface). */
 function presentCheckpoint(row: CheckpointRow): CheckpointView {

@@ -19,10 +19,7 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   const call = (method: 'GET' | 'POST' | 'DELETE', path: string, payload?: object | string, cookie = admin, type?: string) =>
-    t.app.inject({
-      method, url: `${API}/admin/checkpoints${path}`, payload,
-      headers: { cookie, ...(type ? { 'content-type': type } : {}) },
-    });
+    t.app.inject({ method, url: `${API}/admin/checkpoints${path}`, payload, headers: { cookie, ...(type ? { 'content-type': type } : {}) } });
   const create = async (description?: string) => {
     const res = await call('POST', '', description === undefined ? {} : { description });
     expect(res.statusCode, res.body).toBe(200);
@@ -30,7 +27,14 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
   };
   const restore = (id: string, body: object | string = {}, type?: string) => call('POST', `/${id}/restore`, body, admin, type);
   const count = async (table: 'checkpoints' | 'checkpoint_chunks') =>
-    Number((await t.dbh.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.dbh.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const lastLog = async () => (await t.dbh.db.selectFrom('operation_logs').selectAll().orderBy('id', 'desc').limit(1).execute())[0];
 
   it('creates a checkpoint whose list entry shows the operator, row counts and table statistics', async () => {
@@ -46,8 +50,11 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     expect(entry.total_rows).toBe(Object.values(before).reduce((n, rows) => n + rows.length, 0));
     expect(entry.size_bytes).toBeGreaterThan(0);
     // Chunks and bytes say what is stored for each table, and add up to the checkpoint's size.
-    const chunks = await t.dbh.db.selectFrom('checkpoint_chunks').select(['table_name', 'content'])
-      .where('checkpoint_id', '=', Number(created.checkpoint_id)).execute();
+    const chunks = await t.dbh.db
+      .selectFrom('checkpoint_chunks')
+      .select(['table_name', 'content'])
+      .where('checkpoint_id', '=', Number(created.checkpoint_id))
+      .execute();
     const stored = entry.table_stats.map((s: { table: string }) => {
       const mine = chunks.filter((c) => c.table_name === s.table);
       return { table: s.table, rows: before[s.table].length, chunks: mine.length, bytes: mine.reduce((n, c) => n + c.content.length, 0) };
@@ -100,7 +107,15 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
 
   it('reads batch_size within 100..10000 and falls back to 1000 otherwise', async () => {
     const { checkpoint_id } = await create('batches');
-    const cases: Array<[unknown, number]> = [[50, 1000], [20000, 1000], ['abc', 1000], [500, 500], ['100', 100], [10000, 10000], [undefined, 1000]];
+    const cases: Array<[unknown, number]> = [
+      [50, 1000],
+      [20000, 1000],
+      ['abc', 1000],
+      [500, 500],
+      ['100', 100],
+      [10000, 10000],
+      [undefined, 1000],
+    ];
     for (const [given, used] of cases) {
       const res = await restore(checkpoint_id, { create_auto_backup: false, ...(given === undefined ? {} : { batch_size: given }) });
       expect(res.statusCode, `${String(given)}: ${res.body}`).toBe(200);
@@ -150,8 +165,16 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     const user = await t.login('qx', 'Qx-Pass-12345');
     const state = await dumpCoveredTables(t.dbh.db);
     const counts = [await count('checkpoints'), await count('checkpoint_chunks')];
-    const routes = [['GET', ''], ['POST', ''], ['POST', `/${checkpoint_id}/restore`], ['DELETE', `/${checkpoint_id}`]] as const;
-    for (const [cookie, status, message] of [['', 401, '请先登录'], [user, 403, '权限不足']] as const) {
+    const routes = [
+      ['GET', ''],
+      ['POST', ''],
+      ['POST', `/${checkpoint_id}/restore`],
+      ['DELETE', `/${checkpoint_id}`],
+    ] as const;
+    for (const [cookie, status, message] of [
+      ['', 401, '请先登录'],
+      [user, 403, '权限不足'],
+    ] as const) {
       for (const [method, path] of routes) {
         const res = await call(method, path, method === 'GET' ? undefined : {}, cookie);
         expect(res.statusCode, `${method} ${path}`).toBe(status);

@@ -7,9 +7,22 @@ import type { DatabaseHandle } from '../../db/connect.js';
 import { crashPoint } from '../../crash-point.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import {
-  checkRestoredCount, compressPiece, decompressPiece, inOrder, IN_FLIGHT, PIECE_BYTES,
-  RestoreCheckFailed, SESSION_ACCOUNTS, sessionsToEnd, verifyStored,
-  CheckpointRows, type CheckpointDraft, type CheckpointStore, type RestoredTable, type RestoreRequest, type TableStat,
+  checkRestoredCount,
+  compressPiece,
+  decompressPiece,
+  inOrder,
+  IN_FLIGHT,
+  PIECE_BYTES,
+  RestoreCheckFailed,
+  SESSION_ACCOUNTS,
+  sessionsToEnd,
+  verifyStored,
+  CheckpointRows,
+  type CheckpointDraft,
+  type CheckpointStore,
+  type RestoredTable,
+  type RestoreRequest,
+  type TableStat,
 } from './checkpoint-store.js';
 
 // A PostgreSQL checkpoint holds each table as the server writes it with `COPY … TO STDOUT (FORMAT
@@ -172,7 +185,9 @@ export class PostgresCheckpointStore extends CheckpointRows implements Checkpoin
   private async write(reader: pg.PoolClient, writer: pg.PoolClient, draft: CheckpointDraft): Promise<number> {
     await reader.query('begin isolation level repeatable read read only');
     await writer.query('begin');
-    const { rows: [{ id }] } = await writer.query<{ id: number }>(
+    const {
+      rows: [{ id }],
+    } = await writer.query<{ id: number }>(
       `insert into checkpoints (description, created_by, kind, format, table_stats, total_rows, size_bytes, created_at)
        values ($1, $2, $3, $4, '[]', 0, 0, $5) returning id`,
       [draft.description, draft.createdBy, draft.kind, FORMAT, draft.createdAt],
@@ -195,7 +210,10 @@ export class PostgresCheckpointStore extends CheckpointRows implements Checkpoin
     await reader.query('commit'); // after it, every COPY has completed and counted its rows
     const stats = copies.map(({ stat, copy }) => ({ ...stat, rows: copy.rowCount }));
     await writer.query('update checkpoints set table_stats = $1, total_rows = $2, size_bytes = $3 where id = $4', [
-      JSON.stringify(stats), stats.reduce((n, s) => n + s.rows, 0), stats.reduce((n, s) => n + s.bytes, 0), id,
+      JSON.stringify(stats),
+      stats.reduce((n, s) => n + s.rows, 0),
+      stats.reduce((n, s) => n + s.bytes, 0),
+      id,
     ]);
     await writer.query('commit');
     return Number(id);
@@ -233,14 +251,18 @@ export class PostgresCheckpointStore extends CheckpointRows implements Checkpoin
   private async loadTable(main: pg.PoolClient, reader: pg.PoolClient, id: number, stat: TableStat): Promise<number> {
     const { table } = stat;
     const plan = await copyPlan(main, table, stat.columns ?? [], stat.types ?? []);
-    const chunks = reader.query(copyTo(
-      `copy (select content from checkpoint_chunks where checkpoint_id = ${Number(id)} and table_name = ${literal(table)}
+    const chunks = reader.query(
+      copyTo(
+        `copy (select content from checkpoint_chunks where checkpoint_id = ${Number(id)} and table_name = ${literal(table)}
        order by chunk_index) to stdout (format binary)`,
-    ));
+      ),
+    );
     chunks.on('error', () => {}); // reported through the iteration; none may go unhandled once it has stopped
-    const pieces = inOrder(copiedValues(chunks), IN_FLIGHT, (content, index) => decompressPiece(content).catch((err: Error) => {
-      throw new RestoreCheckFailed([`${table}: chunk ${index} cannot be read (${err.message})`]);
-    }));
+    const pieces = inOrder(copiedValues(chunks), IN_FLIGHT, (content, index) =>
+      decompressPiece(content).catch((err: Error) => {
+        throw new RestoreCheckFailed([`${table}: chunk ${index} cannot be read (${err.message})`]);
+      }),
+    );
     for (const statement of plan.before) await main.query(statement);
     const copy = main.query(copyFrom(plan.copy));
     copy.on('error', () => {}); // reported by the pipeline
@@ -290,7 +312,9 @@ async function copyPlan(client: pg.ClientBase, table: string, columns: string[],
 async function advanceSequences(client: pg.ClientBase): Promise<void> {
   for (const table of COVERED_TABLES) {
     if (table.key.length !== 1 || table.key[0] !== 'id') continue;
-    const { rows: [{ seq }] } = await client.query<{ seq: string | null }>('select pg_get_serial_sequence($1, $2) as seq', [table.name, 'id']);
+    const {
+      rows: [{ seq }],
+    } = await client.query<{ seq: string | null }>('select pg_get_serial_sequence($1, $2) as seq', [table.name, 'id']);
     if (!seq) continue;
     await client.query(
       `select setval($1::regclass, greatest((select coalesce(max(id), 0) from ${quoteIdent(table.name)}), (select last_value from ${seq}), 1))`,

@@ -10,9 +10,22 @@ import { crashPoint } from '../../crash-point.js';
 import { processRuns } from '../../process-runs.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import {
-  checkRestoredCount, compressPiece, decompressPiece, inOrder, IN_FLIGHT, PIECE_BYTES,
-  RestoreCheckFailed, SESSION_ACCOUNTS, sessionsToEnd, verifyStored,
-  CheckpointRows, type CheckpointDraft, type CheckpointStore, type RestoredTable, type RestoreRequest, type TableStat,
+  checkRestoredCount,
+  compressPiece,
+  decompressPiece,
+  inOrder,
+  IN_FLIGHT,
+  PIECE_BYTES,
+  RestoreCheckFailed,
+  SESSION_ACCOUNTS,
+  sessionsToEnd,
+  verifyStored,
+  CheckpointRows,
+  type CheckpointDraft,
+  type CheckpointStore,
+  type RestoredTable,
+  type RestoreRequest,
+  type TableStat,
 } from './checkpoint-store.js';
 
 // A SQLite checkpoint is a database image: a fresh SQLite file holding a plain copy of every
@@ -64,7 +77,9 @@ function isLeftover(place: ImagePlace, name: string): boolean {
 
 function removeLeftovers(place: ImagePlace): string[] {
   if (!place.besideDatabase) return [];
-  const removed = readdirSync(place.dir).filter((name) => isLeftover(place, name)).map((name) => join(place.dir, name));
+  const removed = readdirSync(place.dir)
+    .filter((name) => isLeftover(place, name))
+    .map((name) => join(place.dir, name));
   for (const path of removed) rmSync(path, { force: true });
   return removed;
 }
@@ -125,11 +140,19 @@ async function around<T>(before: () => void, after: () => void, fn: () => Promis
 
 /** `fn` with the image file attached: outside any transaction, since SQLite cannot attach inside one. */
 const attached = <T>(sqlite: SqliteDatabase.Database, file: string, fn: () => Promise<T>) =>
-  around(() => sqlite.prepare(`attach database ? as ${IMAGE}`).run(file), () => sqlite.exec(`detach database ${IMAGE}`), fn);
+  around(
+    () => sqlite.prepare(`attach database ? as ${IMAGE}`).run(file),
+    () => sqlite.exec(`detach database ${IMAGE}`),
+    fn,
+  );
 
 function withImageFile<T>(sqlite: SqliteDatabase.Database, fn: (file: string) => Promise<T>): Promise<T> {
   const file = newImagePath(sqlite);
-  return around(() => {}, () => releaseImagePath(file), () => fn(file));
+  return around(
+    () => {},
+    () => releaseImagePath(file),
+    () => fn(file),
+  );
 }
 
 /** Copies every covered table into the image in one transaction, each whole before the next, so its pages are one range. */
@@ -188,7 +211,11 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
   private exclusive<T>(fn: (db: DB) => Promise<T>): Promise<T> {
     return this.dbh.db.connection().execute(async (db) => {
       const cacheSize = this.sqlite.pragma('cache_size', { simple: true }) as number;
-      return around(() => this.sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`), () => this.sqlite.pragma(`cache_size = ${cacheSize}`), () => fn(db));
+      return around(
+        () => this.sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`),
+        () => this.sqlite.pragma(`cache_size = ${cacheSize}`),
+        () => fn(db),
+      );
     });
   }
 
@@ -197,13 +224,22 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
     return withImageFile(this.sqlite, async (file) => {
       const tables = await copyToImage(this.sqlite, file);
       return inTransaction(this.sqlite, async () => {
-        const id = Number(this.sqlite.prepare(
-          `insert into checkpoints (description, created_by, kind, format, table_stats, total_rows, size_bytes, created_at)
+        const id = Number(
+          this.sqlite
+            .prepare(
+              `insert into checkpoints (description, created_by, kind, format, table_stats, total_rows, size_bytes, created_at)
            values (?, ?, ?, ?, '[]', 0, 0, ?) returning id`,
-        ).pluck().get(draft.description, draft.createdBy, draft.kind, FORMAT, draft.createdAt));
+            )
+            .pluck()
+            .get(draft.description, draft.createdBy, draft.kind, FORMAT, draft.createdAt),
+        );
         const stats = await this.storeImage(id, file, tables);
-        this.sqlite.prepare('update checkpoints set table_stats = ?, total_rows = ?, size_bytes = ? where id = ?')
-          .run(JSON.stringify(stats), stats.reduce((n, s) => n + s.rows, 0), stats.reduce((n, s) => n + s.bytes, 0), id);
+        this.sqlite.prepare('update checkpoints set table_stats = ?, total_rows = ?, size_bytes = ? where id = ?').run(
+          JSON.stringify(stats),
+          stats.reduce((n, s) => n + s.rows, 0),
+          stats.reduce((n, s) => n + s.bytes, 0),
+          id,
+        );
         return id;
       });
     });
@@ -213,9 +249,14 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
   private async storeImage(id: number, file: string, tables: ImageTable[]): Promise<TableStat[]> {
     const fd = openSync(file, 'r');
     const insert = this.sqlite.prepare('insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values (?, ?, ?, 0, ?)');
-    const pieces = tables.flatMap((t) => Array.from({ length: Math.ceil((t.end - t.start) / this.pieceBytes) }, (_, index) => ({
-      table: t.table, index, at: t.start + index * this.pieceBytes, length: Math.min(this.pieceBytes, t.end - t.start - index * this.pieceBytes),
-    })));
+    const pieces = tables.flatMap((t) =>
+      Array.from({ length: Math.ceil((t.end - t.start) / this.pieceBytes) }, (_, index) => ({
+        table: t.table,
+        index,
+        at: t.start + index * this.pieceBytes,
+        length: Math.min(this.pieceBytes, t.end - t.start - index * this.pieceBytes),
+      })),
+    );
     const stats = new Map(tables.map((t) => [t.table, { table: t.table, rows: t.rows, chunks: 0, bytes: 0 }]));
     try {
       const compressed = inOrder(pieces, IN_FLIGHT, ({ at, length }) => {
@@ -242,16 +283,23 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
    */
   private async materialize(id: number, stats: readonly TableStat[], file: string): Promise<void> {
     const order = new Map(stats.map((s, i) => [s.table, i]));
-    const pieces = (this.sqlite.prepare('select id, table_name, chunk_index from checkpoint_chunks where checkpoint_id = ?').all(id) as
-      Array<{ id: number; table_name: string; chunk_index: number }>)
+    const pieces = (
+      this.sqlite.prepare('select id, table_name, chunk_index from checkpoint_chunks where checkpoint_id = ?').all(id) as Array<{
+        id: number;
+        table_name: string;
+        chunk_index: number;
+      }>
+    )
       .filter((p) => order.has(p.table_name))
       .sort((a, b) => order.get(a.table_name)! - order.get(b.table_name)! || a.chunk_index - b.chunk_index);
     const content = this.sqlite.prepare('select content from checkpoint_chunks where id = ?').pluck();
     const fd = openSync(file, 'w+');
     try {
-      const decompressed = inOrder(pieces, IN_FLIGHT, (p) => decompressPiece(content.get(p.id) as Buffer).catch((err: Error) => {
-        throw new RestoreCheckFailed([`${p.table_name}: chunk ${p.chunk_index} cannot be read (${err.message})`]);
-      }));
+      const decompressed = inOrder(pieces, IN_FLIGHT, (p) =>
+        decompressPiece(content.get(p.id) as Buffer).catch((err: Error) => {
+          throw new RestoreCheckFailed([`${p.table_name}: chunk ${p.chunk_index} cannot be read (${err.message})`]);
+        }),
+      );
       for await (const piece of decompressed) writeSync(fd, piece);
       // The size the header gives: page size × page count.
       const header = Buffer.alloc(32);
@@ -271,23 +319,28 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
     const { sqlite } = this;
     const expected = new Map(stats.map((s) => [s.table, s.rows]));
     const [keysOff, keysOn] = [() => sqlite.pragma('foreign_keys = off'), () => sqlite.pragma('foreign_keys = on')];
-    return around(keysOff, keysOn, () => inTransaction(sqlite, async () => {
-      const sessions = sqlite.prepare(SESSION_ACCOUNTS).all() as Array<{ id: number; username: string | null }>;
-      for (const table of [...COVERED_TABLES].reverse()) sqlite.exec(`delete from main.${q(table.name)}`);
-      const restored = COVERED_TABLES.map(({ name }) => {
-        const rows = this.loadTable(name, request.batchSize, expected.get(name) ?? 0);
-        checkRestoredCount(name, rows, expected.get(name) ?? 0);
-        return { table: name, rows };
-      });
-      await crashPoint('checkpoint-restore');
-      const ended = sessionsToEnd(sessions, sqlite.prepare(SESSION_ACCOUNTS).all() as typeof sessions);
-      sqlite.prepare('delete from sessions where id in (select value from json_each(?))').run(JSON.stringify(ended));
-      const broken = sqlite.prepare('select "table", parent, count(*) as n from pragma_foreign_key_check group by 1, 2').all() as
-        Array<{ table: string; parent: string; n: number }>;
-      if (broken.length > 0) throw new RestoreCheckFailed(broken.map((b) => `${b.table}: ${b.n} rows reference missing ${b.parent} rows`));
-      for (const statement of request.beforeCommit()) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
-      return restored;
-    }));
+    return around(keysOff, keysOn, () =>
+      inTransaction(sqlite, async () => {
+        const sessions = sqlite.prepare(SESSION_ACCOUNTS).all() as Array<{ id: number; username: string | null }>;
+        for (const table of [...COVERED_TABLES].reverse()) sqlite.exec(`delete from main.${q(table.name)}`);
+        const restored = COVERED_TABLES.map(({ name }) => {
+          const rows = this.loadTable(name, request.batchSize, expected.get(name) ?? 0);
+          checkRestoredCount(name, rows, expected.get(name) ?? 0);
+          return { table: name, rows };
+        });
+        await crashPoint('checkpoint-restore');
+        const ended = sessionsToEnd(sessions, sqlite.prepare(SESSION_ACCOUNTS).all() as typeof sessions);
+        sqlite.prepare('delete from sessions where id in (select value from json_each(?))').run(JSON.stringify(ended));
+        const broken = sqlite.prepare('select "table", parent, count(*) as n from pragma_foreign_key_check group by 1, 2').all() as Array<{
+          table: string;
+          parent: string;
+          n: number;
+        }>;
+        if (broken.length > 0) throw new RestoreCheckFailed(broken.map((b) => `${b.table}: ${b.n} rows reference missing ${b.parent} rows`));
+        for (const statement of request.beforeCommit()) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
+        return restored;
+      }),
+    );
   }
 
   /**
@@ -298,9 +351,17 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
   private loadTable(table: string, batchSize: number, expected: number): number {
     const stored = new Set(this.sqlite.prepare(`select name from pragma_table_info(?, '${IMAGE}')`).pluck().all(table) as string[]);
     if (stored.size === 0) return 0;
-    const live = this.sqlite.prepare('select name from pragma_table_info(?, \'main\') order by cid').pluck().all(table) as string[];
-    const columns = live.filter((c) => stored.has(c)).map(q).join(', ');
-    const max = Number(this.sqlite.prepare(`select coalesce(max(rowid), 0) from ${IMAGE}.${q(table)}`).pluck().get());
+    const live = this.sqlite.prepare("select name from pragma_table_info(?, 'main') order by cid").pluck().all(table) as string[];
+    const columns = live
+      .filter((c) => stored.has(c))
+      .map(q)
+      .join(', ');
+    const max = Number(
+      this.sqlite
+        .prepare(`select coalesce(max(rowid), 0) from ${IMAGE}.${q(table)}`)
+        .pluck()
+        .get(),
+    );
     if (max > expected) throw new RestoreCheckFailed([`${table}: stored rows are numbered up to ${max}, ${expected} expected`]);
     const insert = this.sqlite.prepare(`insert into main.${q(table)} (${columns}) select ${columns} from ${IMAGE}.${q(table)} where rowid between ? and ?`);
     let inserted = 0;

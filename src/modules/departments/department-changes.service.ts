@@ -8,9 +8,7 @@ import type { CurrentUser } from '../auth/current-user.js';
 import { assertMayGrant, assertMayManage } from '../auth/privilege-ceiling.js';
 import { listDepartmentUserPrivileges, unbindDepartmentUsers } from '../accounts/users.repository.js';
 import { assertNameFree, findParentDepartment, findRegionId } from './department-placement.js';
-import {
-  ancestorChain, countChildren, deleteDepartmentRow, findDepartmentById, updateDepartmentRow,
-} from './departments.repository.js';
+import { ancestorChain, countChildren, deleteDepartmentRow, findDepartmentById, updateDepartmentRow } from './departments.repository.js';
 import { presentDepartment } from './departments.presenter.js';
 import type { UpdateDepartmentInput } from './departments.schema.js';
 import type { DeletedDepartment as DeletedDepartmentSchema, UpdatedDepartment as UpdatedDepartmentSchema } from './departments.openapi.js';
@@ -53,11 +51,7 @@ export async function updateDepartment(ctx: AppContext, actor: CurrentUser, rawI
     await updateDepartmentRow(trx, id, patch);
     const after = (await findDepartmentById(trx, id))!;
     const message =
-      after.parent_id !== before.parent_id
-        ? '层级关系已更新'
-        : after.grade !== before.grade
-          ? `权限等级已更新为${after.grade}`
-          : '部门信息已更新';
+      after.parent_id !== before.parent_id ? '层级关系已更新' : after.grade !== before.grade ? `权限等级已更新为${after.grade}` : '部门信息已更新';
     return { department: presentDepartment(after), message };
   });
 }

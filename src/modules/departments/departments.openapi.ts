@@ -8,10 +8,10 @@ const depth = Type.Integer({ minimum: 1, description: 'Depth in the tree (root =
 
 export const DepartmentListItem = Shape({ ...departmentFields, depth }, { $id: 'DepartmentListItem', description: 'A department of the flat list.' });
 
-export const DepartmentTreeNode = Type.Recursive(
-  (Node) => Shape({ ...departmentFields, depth, children: Type.Array(Node, { description: 'By name.' }) }),
-  { $id: 'DepartmentTreeNode', description: 'A department with its children.' },
-);
+export const DepartmentTreeNode = Type.Recursive((Node) => Shape({ ...departmentFields, depth, children: Type.Array(Node, { description: 'By name.' }) }), {
+  $id: 'DepartmentTreeNode',
+  description: 'A department with its children.',
+});
 
 export const ChildUnit = Shape({ ...refFields, unit_level: unitLevel }, { $id: 'ChildUnit', description: 'A direct child department.' });
 
@@ -19,7 +19,9 @@ export const CreatedDepartment = Shape(
   {
     department: Department,
     user: User,
-    default_password: Type.String({ description: 'The department account\'s initial password: the code followed by 123456 (it must be changed at first login).' }),
+    default_password: Type.String({
+      description: "The department account's initial password: the code followed by 123456 (it must be changed at first login).",
+    }),
   },
   { $id: 'CreatedDepartment', description: 'A department with its administrator account.' },
 );
@@ -52,10 +54,7 @@ export const departmentDocs = routeDocs({
     tags: ['departments'],
     summary: 'The direct children of a department',
     querystring: fields({ parent_id: Type.Optional(Type.String({ description: 'The parent department id; required.' })) }),
-    responses: {
-      200: ok('The children, by name (an unknown parent has none).', Shape({ units: Type.Array(ChildUnit) })),
-      400: failure('parent_id 不能为空'),
-    },
+    responses: { 200: ok('The children, by name (an unknown parent has none).', Shape({ units: Type.Array(ChildUnit) })), 400: failure('parent_id 不能为空') },
   },
   create: {
     tags: ['departments'],
@@ -63,7 +62,7 @@ export const departmentDocs = routeDocs({
     bodyRequired: true,
     description:
       'The account: username the code as supplied (lower-cased), display name the department name followed by 管理员, role ' +
-      '`department_admin`, the department\'s grade, `department_role` `admin`. The department stays when the account is refused.',
+      "`department_admin`, the department's grade, `department_role` `admin`. The department stays when the account is refused.",
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
     responses: {
       200: ok('Created.', CreatedDepartment, Type.Literal('服务部门已创建')),

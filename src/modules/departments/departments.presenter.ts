@@ -55,11 +55,7 @@ export function presentListedDepartment(d: DepartmentRow, depth: number): Static
 
 /** A department of the tree, with its children below it. */
 export function presentDepartmentNode(node: TreeNode<DepartmentRow>, depth: number): Static<typeof DepartmentTreeNode> {
-  return {
-    ...presentDepartment(node.item),
-    depth,
-    children: node.children.map((c) => presentDepartmentNode(c, depth + 1)),
-  };
+  return { ...presentDepartment(node.item), depth, children: node.children.map((c) => presentDepartmentNode(c, depth + 1)) };
 }
 
 /** A direct child of a department: the short form and its level. */

@@ -5,9 +5,7 @@ import { adminChange } from '../../http/guards.js';
 import { asInput, readFlag, readString } from '../../http/readers.js';
 import { parseRecordId } from '../../http/record-id.js';
 import { deleteDepartment, updateDepartment } from './department-changes.service.js';
-import {
-  CreateDepartmentBody, readCreateDepartmentInput, readUpdateDepartmentInput, UpdateDepartmentBody,
-} from './departments.schema.js';
+import { CreateDepartmentBody, readCreateDepartmentInput, readUpdateDepartmentInput, UpdateDepartmentBody } from './departments.schema.js';
 import { departmentDocs } from './departments.openapi.js';
 import { createDepartment, departmentTree, listChildUnits, listDepartments } from './departments.service.js';
 
@@ -36,21 +34,17 @@ export function registerDepartmentsRoutes(app: FastifyInstance, ctx: AppContext)
     return { success: true, data: { units: await listChildUnits(ctx.db, parseRecordId(parent)) } };
   });
 
-  app.post(
-    base,
-    { schema: { body: CreateDepartmentBody }, config: operation('create', '创建服务部门', departmentDocs.create) },
-    async (req) => {
-      const input = readCreateDepartmentInput(asInput(req.body));
-      req.operation.targetName = input.name;
-      // Noted as soon as the department exists: it stays even when its account is then refused.
-      const result = await createDepartment(ctx, req.user!, input, (d) => {
-        req.operation.targetId = d.id;
-        req.operation.summary = `创建服务部门 ${d.name}（编码 ${d.code}）`;
-      });
-      req.operation.summary += `，并创建部门账号 ${result.user.username}`;
-      return { success: true, message: '服务部门已创建', data: result };
-    },
-  );
+  app.post(base, { schema: { body: CreateDepartmentBody }, config: operation('create', '创建服务部门', departmentDocs.create) }, async (req) => {
+    const input = readCreateDepartmentInput(asInput(req.body));
+    req.operation.targetName = input.name;
+    // Noted as soon as the department exists: it stays even when its account is then refused.
+    const result = await createDepartment(ctx, req.user!, input, (d) => {
+      req.operation.targetId = d.id;
+      req.operation.summary = `创建服务部门 ${d.name}（编码 ${d.code}）`;
+    });
+    req.operation.summary += `，并创建部门账号 ${result.user.username}`;
+    return { success: true, message: '服务部门已创建', data: result };
+  });
 
   app.patch(
     `${base}/:dept_id`,

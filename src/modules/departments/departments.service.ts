@@ -14,12 +14,8 @@ import { findUserWithDepartment } from '../accounts/users.repository.js';
 import { normalizeUsername } from '../accounts/username.js';
 import { assertNewDepartmentFree, resolvePlacement } from './department-placement.js';
 import { byName, depthsOf, gradeForDepth, nestDepartments } from './department-tree.js';
-import {
-  findDepartmentByCode, insertDepartment, listChildRows, listDepartmentRows, type DepartmentRow,
-} from './departments.repository.js';
-import {
-  presentChildUnit, presentDepartment, presentDepartmentNode, presentListedDepartment, type DepartmentPayload,
-} from './departments.presenter.js';
+import { findDepartmentByCode, insertDepartment, listChildRows, listDepartmentRows, type DepartmentRow } from './departments.repository.js';
+import { presentChildUnit, presentDepartment, presentDepartmentNode, presentListedDepartment, type DepartmentPayload } from './departments.presenter.js';
 import type { CreateDepartmentInput } from './departments.schema.js';
 import type { ChildUnit, CreatedDepartment as CreatedDepartmentSchema, DepartmentListItem, DepartmentTreeNode } from './departments.openapi.js';
 
@@ -77,25 +73,36 @@ export async function createDepartment(
     await assertNewDepartmentFree(trx, code, input.name);
     const placement = await resolvePlacement(trx, input.parent_id, input.region_id);
     return insertDepartment(trx, {
-      name: input.name, code, phone: input.phone, parent_id: placement.parent?.id ?? null,
-      region_id: placement.regionId, description: input.description, grade: input.grade, unit_level: null,
-      created_at: now, updated_at: now,
+      name: input.name,
+      code,
+      phone: input.phone,
+      parent_id: placement.parent?.id ?? null,
+      region_id: placement.regionId,
+      description: input.description,
+      grade: input.grade,
+      unit_level: null,
+      created_at: now,
+      updated_at: now,
     });
   });
   const department = presentDepartment(row);
   onDepartmentCreated(department);
   const defaultPassword = `${code}${DEFAULT_PASSWORD_SUFFIX}`;
   try {
-    const user = await addAccount(ctx.db, {
-      username: normalizeUsername(token),
-      password_hash: await hashPassword(defaultPassword),
-      display_name: `${input.name}${ACCOUNT_NAME_SUFFIX}`,
-      role: 'department_admin',
-      grade: input.grade,
-      service_department_id: row.id,
-      department_role: 'admin',
-      must_change_password: true,
-    }, now);
+    const user = await addAccount(
+      ctx.db,
+      {
+        username: normalizeUsername(token),
+        password_hash: await hashPassword(defaultPassword),
+        display_name: `${input.name}${ACCOUNT_NAME_SUFFIX}`,
+        role: 'department_admin',
+        grade: input.grade,
+        service_department_id: row.id,
+        department_role: 'admin',
+        must_change_password: true,
+      },
+      now,
+    );
     const created = await findUserWithDepartment(ctx.db, user.id);
     return { department, user: presentUser(created!), default_password: defaultPassword };
   } catch (err) {
@@ -121,8 +128,16 @@ export async function departmentForNewUser(
     await assertNewDepartmentFree(trx, code, v.name);
     const placement = await resolvePlacement(trx, v.parent, v.region);
     return await insertDepartment(trx, {
-      name: v.name, code, phone: v.phone, parent_id: placement.parent?.id ?? null, region_id: placement.regionId,
-      description: null, grade: gradeForDepth(placement.depth), unit_level: null, created_at: now, updated_at: now,
+      name: v.name,
+      code,
+      phone: v.phone,
+      parent_id: placement.parent?.id ?? null,
+      region_id: placement.regionId,
+      description: null,
+      grade: gradeForDepth(placement.depth),
+      unit_level: null,
+      created_at: now,
+      updated_at: now,
     });
   } catch (err) {
     const known = clientFailure(err);

@@ -35,19 +35,34 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
   }
 
   it('creates a department and its administrator account with the default password', async () => {
-    const res = await call('POST', '/admin/service-departments', {
-      name: '广安市住建局', code: ' gazjj ', phone: '0826-2222222', region_id: String(regionId), description: '市级', grade: 90,
-    }, admin);
+    const res = await call(
+      'POST',
+      '/admin/service-departments',
+      { name: '广安市住建局', code: ' gazjj ', phone: '0826-2222222', region_id: String(regionId), description: '市级', grade: 90 },
+      admin,
+    );
     expect(res.statusCode, res.body).toBe(200);
     const { department, user, default_password } = res.json().data;
     ids.city = department.id;
     expect(department).toMatchObject({
-      name: '广安市住建局', code: 'GAZJJ', phone: '0826-2222222', parent_id: null, region_id: String(regionId),
-      description: '市级', grade: 90, unit_level: 'unit',
+      name: '广安市住建局',
+      code: 'GAZJJ',
+      phone: '0826-2222222',
+      parent_id: null,
+      region_id: String(regionId),
+      description: '市级',
+      grade: 90,
+      unit_level: 'unit',
     });
     expect(user).toMatchObject({
-      username: 'gazjj', display_name: '广安市住建局管理员', role: 'department_admin', grade: 90, department_role: 'admin',
-      service_department_id: department.id, must_change_password: true, is_active: true,
+      username: 'gazjj',
+      display_name: '广安市住建局管理员',
+      role: 'department_admin',
+      grade: 90,
+      department_role: 'admin',
+      service_department_id: department.id,
+      must_change_password: true,
+      is_active: true,
     });
     expect(default_password).toBe('GAZJJ123456');
     const entry = (await operationLogs(t.dbh.db)).at(-1)!;
@@ -63,7 +78,9 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     const cookie = cookieOf(login);
     expect((await call('GET', '/auth/me', undefined, cookie)).json().data.user.must_change_password).toBe(true);
     for (const [method, path, body] of [
-      ['GET', '/admin/users', undefined], ['GET', '/admin/service-departments/tree', undefined], ['POST', '/admin/permits/filter', {}],
+      ['GET', '/admin/users', undefined],
+      ['GET', '/admin/service-departments/tree', undefined],
+      ['POST', '/admin/permits/filter', {}],
     ] as const) {
       const refused = await call(method, path, body, cookie);
       expect(refused.statusCode).toBe(403);
@@ -87,7 +104,12 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     expect(default_password).toBe(`${department.code}123456`);
     expect((await call('POST', '/auth/login', { username: user.username, password: default_password })).statusCode).toBe(200);
 
-    for (const [grade, expected] of [['abc', 0], ['70', 70], [null, 0], [2.5, 0]] as const) {
+    for (const [grade, expected] of [
+      ['abc', 0],
+      ['70', 70],
+      [null, 0],
+      [2.5, 0],
+    ] as const) {
       const name = `等级测试${String(grade)}`;
       const r = await call('POST', '/admin/service-departments', { name, grade }, admin);
       expect(r.statusCode, r.body).toBe(200);
@@ -110,7 +132,7 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     expect((await refused(400, 'POST', '/admin/service-departments', { name: ['a'] })).message).toContain('name');
   });
 
-  it('keeps the department when its account is refused, with the interface\'s message', async () => {
+  it("keeps the department when its account is refused, with the interface's message", async () => {
     const before = await accountState(t.dbh.db);
     const res = await call('POST', '/admin/service-departments', { name: '管理部', code: 'Admin' }, admin);
     expect(res.statusCode).toBe(400);
@@ -121,9 +143,7 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     expect(after.departments.map((d) => d.code)).toContain('ADMIN');
     const spaced = await call('POST', '/admin/service-departments', { name: '空格部', code: 'a b' }, admin);
     expect(spaced.json().message).toMatch(/^部门创建成功,但账号创建失败：用户名须为/);
-    expect((await operationLogs(t.dbh.db)).at(-1)).toMatchObject({
-      operation_type: 'create', outcome: 'failure', summary: '创建服务部门 空格部（编码 A B）',
-    });
+    expect((await operationLogs(t.dbh.db)).at(-1)).toMatchObject({ operation_type: 'create', outcome: 'failure', summary: '创建服务部门 空格部（编码 A B）' });
   });
 
   it('lists the departments flat, as a tree with depth, and the children of one', async () => {
@@ -134,7 +154,10 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     const tree = (await call('GET', '/admin/service-departments/tree', undefined, admin)).json().data.tree;
     const city = tree.find((n: { id: string }) => n.id === ids.city);
     expect(city.depth).toBe(1);
-    expect(city.children.map((c: { name: string; depth: number }) => [c.name, c.depth])).toEqual([['区交通局', 2], ['区城管局', 2]]);
+    expect(city.children.map((c: { name: string; depth: number }) => [c.name, c.depth])).toEqual([
+      ['区交通局', 2],
+      ['区城管局', 2],
+    ]);
     expect(city.children[0].children).toMatchObject([{ name: '街道办', depth: 3, children: [] }]);
     const names = tree.map((n: { name: string }) => n.name);
     expect(names).toEqual([...names].sort());
@@ -163,9 +186,7 @@ describe.each(testDialects())('service departments (4.4) on %s', (dialect) => {
     const graded = await call('PATCH', path, { grade: '75' }, admin);
     expect(graded.json().data).toMatchObject({ message: '权限等级已更新为75', department: { grade: 75 } });
     const info = await call('PATCH', path, { description: '交通运输', phone: ' ', grade: 75, region_id: '前锋区' }, admin);
-    expect(info.json().data).toMatchObject({
-      message: '部门信息已更新', department: { description: '交通运输', phone: null, region_id: String(otherRegion) },
-    });
+    expect(info.json().data).toMatchObject({ message: '部门信息已更新', department: { description: '交通运输', phone: null, region_id: String(otherRegion) } });
     const back = await call('PATCH', path, { parent_id: ids.city, description: '' }, admin);
     expect(back.json().data).toMatchObject({ message: '层级关系已更新', department: { parent_id: ids.city, description: null } });
     expect((await operationLogs(t.dbh.db)).at(-1)!.summary).toBe('修改服务部门 区交通局：层级关系已更新');

@@ -23,16 +23,22 @@ export interface RegionExport {
  */
 export async function exportRegionWorkbook(db: DB, regionToken: string): Promise<RegionExport | undefined> {
   // One state of the catalogue even while others write (a snapshot on both databases).
-  const read = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-    const region = await findRegionByToken(trx, regionToken);
-    if (!region) return undefined;
-    return { region, permits: await loadPermitPayloads(trx, await listRegionPermitIds(trx, region.id), { withRisks: true }) };
-  });
+  const read = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const region = await findRegionByToken(trx, regionToken);
+      if (!region) return undefined;
+      return { region, permits: await loadPermitPayloads(trx, await listRegionPermitIds(trx, region.id), { withRisks: true }) };
+    });
   if (!read) return undefined;
   const { region, permits } = read;
   const wb = new ExcelJS.Workbook();
   wb.creator = '许可事项法律风险查询与管理服务';
-  addRiskSheet(wb, permits.flatMap((p) => permitRows(region.name, p)));
+  addRiskSheet(
+    wb,
+    permits.flatMap((p) => permitRows(region.name, p)),
+  );
   return {
     region,
     permits: permits.length,

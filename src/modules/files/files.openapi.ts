@@ -14,7 +14,7 @@ export const PermitFileListing = Shape(
         size: Count('Bytes.'),
         uploaded_by: Nullable(Type.String()),
         created_at: Timestamp(),
-        permit_count: Count('Permits linked to it (below grade 90: of the user\'s region).'),
+        permit_count: Count("Permits linked to it (below grade 90: of the user's region)."),
         region_id: Nullable(Id(), 'The region of its permits when the commit touched one region.'),
         region_name: Nullable(Type.String()),
       }),
@@ -48,7 +48,7 @@ export const fileDocs = routeDocs({
   list: {
     tags: ['files'],
     summary: 'The archive of imported workbooks',
-    description: 'Below grade 90 only files linked to a permit of the user\'s region.',
+    description: "Below grade 90 only files linked to a permit of the user's region.",
     querystring: fields({
       limit: Type.Optional(Type.Integer({ default: 20, description: 'Default 20, clamped to 1..100.' })),
       offset: Type.Optional(Type.Integer({ default: 0, description: 'Default 0, at least 0.' })),
@@ -76,7 +76,9 @@ export const fileDocs = routeDocs({
     params: fileParams,
     responses: {
       200: json('Deleted.', okBody({ message: Type.Literal('文件已删除') })),
-      403: failure('Below grade 90, a file not wholly of the user\'s region (its recorded region and every linked permit), as for its download: 该文件包含其他区域的数据，无权删除'),
+      403: failure(
+        "Below grade 90, a file not wholly of the user's region (its recorded region and every linked permit), as for its download: 该文件包含其他区域的数据，无权删除",
+      ),
       404: failure('文件不存在'),
     },
   },
@@ -101,7 +103,7 @@ export const fileDocs = routeDocs({
   },
   templateMeta: {
     tags: ['import'],
-    summary: 'The import template\'s metadata',
+    summary: "The import template's metadata",
     responses: { 200: ok('The metadata.', TemplateMeta), 404: failure(TEMPLATE_MISSING) },
   },
   templateReplace: {

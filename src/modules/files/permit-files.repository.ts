@@ -27,9 +27,7 @@ export async function listPermitFiles(db: Executor, q: FileListQuery) {
   let base = db.selectFrom('permit_files as f');
   if (q.keyword) {
     const pattern = likeContains(q.keyword.toLowerCase());
-    base = base.where(
-      sql<boolean>`(lower(f.filename) like ${pattern} escape '\\' or lower(f.uploaded_by) like ${pattern} escape '\\')`,
-    );
+    base = base.where(sql<boolean>`(lower(f.filename) like ${pattern} escape '\\' or lower(f.uploaded_by) like ${pattern} escape '\\')`);
   }
   if (q.scope !== 'all') base = base.where((eb) => eb.exists(linkedPermits(eb, q.scope).select('p.id')));
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -47,10 +45,7 @@ export async function listPermitFiles(db: Executor, q: FileListQuery) {
 
 /** A file's description (no content), if the user's scope reaches it. */
 export function findPermitFile(db: Executor, id: number, scope: RegionScope) {
-  let q = db
-    .selectFrom('permit_files as f')
-    .select(['f.id', 'f.filename', 'f.size', 'f.region_id'])
-    .where('f.id', '=', id);
+  let q = db.selectFrom('permit_files as f').select(['f.id', 'f.filename', 'f.size', 'f.region_id']).where('f.id', '=', id);
   if (scope !== 'all') q = q.where((eb) => eb.exists(linkedPermits(eb, scope).select('p.id')));
   return q.executeTakeFirst();
 }

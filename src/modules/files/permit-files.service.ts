@@ -11,7 +11,13 @@ import { findPermitByToken, PERMIT_NOT_FOUND } from '../permits/permit-lookup.js
 import { parseRecordId } from '../../http/record-id.js';
 import { findRegionByToken } from '../regions/regions.repository.js';
 import {
-  deletePermitFile, fileContent, findFileOfPermit, findPermitFile, linkedRegionIds, listPermitFiles, type FileListQuery,
+  deletePermitFile,
+  fileContent,
+  findFileOfPermit,
+  findPermitFile,
+  linkedRegionIds,
+  listPermitFiles,
+  type FileListQuery,
 } from './permit-files.repository.js';
 import type { PermitFileListing } from './files.openapi.js';
 import { presentPermitFile } from './files.presenter.js';

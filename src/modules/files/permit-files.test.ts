@@ -40,10 +40,22 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     const all = await list('');
     expect(all).toMatchObject({ total: 2, limit: 20, offset: 0 });
     expect(all.files).toEqual([
-      expect.objectContaining({ id: qfFile, filename: QIANFENG, uploaded_by: '前锋区审批员', permit_count: 295, region_id: String(regions['前锋区']), region_name: '前锋区' }),
       expect.objectContaining({
-        id: cityFile, filename: GUANGAN_CITY, uploaded_by: '超级管理员', permit_count: 159, region_name: '广安市',
-        content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', size: workbookBytes(GUANGAN_CITY).length,
+        id: qfFile,
+        filename: QIANFENG,
+        uploaded_by: '前锋区审批员',
+        permit_count: 295,
+        region_id: String(regions['前锋区']),
+        region_name: '前锋区',
+      }),
+      expect.objectContaining({
+        id: cityFile,
+        filename: GUANGAN_CITY,
+        uploaded_by: '超级管理员',
+        permit_count: 159,
+        region_name: '广安市',
+        content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        size: workbookBytes(GUANGAN_CITY).length,
       }),
     ]);
     expect((await list('?limit=0')).limit).toBe(1);
@@ -72,7 +84,11 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
 
     const byClerk = await send('POST', `/admin/permit-files/${qfFile}/reimport`, qfClerk);
     expect(json(byClerk).data).toMatchObject({ binding_mode: 'department', department: { id: String(qfDept) }, error_count: 0 });
-    for (const [id, cookie] of [[cityFile, qfClerk], ['9999', admin], ['abc', admin]]) {
+    for (const [id, cookie] of [
+      [cityFile, qfClerk],
+      ['9999', admin],
+      ['abc', admin],
+    ]) {
       const res = await send('POST', `/admin/permit-files/${id}/reimport`, cookie);
       expect(res.statusCode).toBe(404);
       expect(json(res)).toEqual({ success: false, message: '文件不存在' });
@@ -83,9 +99,7 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     const res = await get('/admin/permit-file/download?region=%E5%B9%BF%E5%AE%89%E5%B8%82&permit=511A0014200001', admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(res.headers['content-disposition']).toBe(
-      `attachment; filename="download.xlsx"; filename*=UTF-8''${encodeURIComponent(GUANGAN_CITY)}`,
-    );
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="download.xlsx"; filename*=UTF-8''${encodeURIComponent(GUANGAN_CITY)}`);
     expect(res.rawPayload.equals(workbookBytes(GUANGAN_CITY))).toBe(true);
     const byId = await get(`/admin/permit-file/download?region_id=${regions['广安市']}&permit_id=511A0014200001`, admin);
     expect(byId.statusCode).toBe(200);
@@ -104,7 +118,11 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(GUANGAN_CITY)}`);
     expect(res.rawPayload.equals(workbookBytes(GUANGAN_CITY))).toBe(true);
-    for (const [id, cookie] of [[cityFile, qfClerk], ['9999', admin], ['abc', admin]]) {
+    for (const [id, cookie] of [
+      [cityFile, qfClerk],
+      ['9999', admin],
+      ['abc', admin],
+    ]) {
       const other = await get(`/admin/permit-files/${id}/download`, cookie);
       expect(other.statusCode).toBe(404);
       expect(json(other)).toEqual({ success: false, message: '文件不存在' });
@@ -120,7 +138,14 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     const permits = await t.dbh.db.selectFrom('permits').select(['source_file_id']).where('region_id', '=', regions['广安市']).execute();
     expect(permits).toHaveLength(159);
     expect(permits.every((p) => p.source_file_id === null)).toBe(true);
-    expect(await t.dbh.db.selectFrom('risks').innerJoin('permits', 'permits.id', 'risks.permit_id').select('risks.id').where('permits.region_id', '=', regions['广安市']).execute()).toHaveLength(583);
+    expect(
+      await t.dbh.db
+        .selectFrom('risks')
+        .innerJoin('permits', 'permits.id', 'risks.permit_id')
+        .select('risks.id')
+        .where('permits.region_id', '=', regions['广安市'])
+        .execute(),
+    ).toHaveLength(583);
     const again = await send('DELETE', `/admin/permit-files/${cityFile}`, admin);
     expect(again.statusCode).toBe(404);
     expect(json(again)).toEqual({ success: false, message: '文件不存在' });
@@ -128,7 +153,11 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     expect(noFile.statusCode).toBe(404);
     expect(json(noFile).message).toBe('当前许可没有关联的原始文件');
     const log = await t.dbh.db.selectFrom('operation_logs').selectAll().where('operation_type', '=', 'file_delete').orderBy('id').execute();
-    expect(log.map((l) => [l.outcome, l.target_id])).toEqual([['failure', cityFile], ['success', cityFile], ['failure', cityFile]]);
+    expect(log.map((l) => [l.outcome, l.target_id])).toEqual([
+      ['failure', cityFile],
+      ['success', cityFile],
+      ['failure', cityFile],
+    ]);
   });
 
   it('serves a workbook uploaded as text/html as a workbook, an attachment the browser may not sniff', async () => {
@@ -160,10 +189,21 @@ describe.each(testDialects())('archived workbooks on %s', (dialect) => {
     const [workbookFile] = (await list('?keyword=%E5%86%92%E5%85%85')).files;
     await t.dbh.db.updateTable('permit_files').set({ content_type: 'text/html' }).where('id', '=', Number(workbookFile.id)).execute();
     const markup = Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>');
-    const inserted = await t.dbh.db.insertInto('permit_files').values({
-      filename: 'page.html', content_type: 'text/html; charset=utf-8', size: markup.length, sha256: 'x', content: markup,
-      uploaded_by: '旧版本', uploader_id: null, region_id: null, created_at: '2026-01-01T00:00:00.000Z',
-    }).returning('id').executeTakeFirstOrThrow();
+    const inserted = await t.dbh.db
+      .insertInto('permit_files')
+      .values({
+        filename: 'page.html',
+        content_type: 'text/html; charset=utf-8',
+        size: markup.length,
+        sha256: 'x',
+        content: markup,
+        uploaded_by: '旧版本',
+        uploader_id: null,
+        region_id: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const workbook = await get(`/admin/permit-files/${workbookFile.id}/download`, admin);
     expect([workbook.statusCode, workbook.headers['content-type']]).toEqual([200, XLSX_TYPE]);

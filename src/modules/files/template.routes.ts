@@ -28,13 +28,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post(
     `${apiRoot}/admin/templates/permit`,
-    {
-      config: {
-        guard: 'admin',
-        operation: { type: 'template_update', summary: '更新导入模板', targetType: 'template' },
-        doc: fileDocs.templateReplace,
-      },
-    },
+    { config: { guard: 'admin', operation: { type: 'template_update', summary: '更新导入模板', targetType: 'template' }, doc: fileDocs.templateReplace } },
     async (req) => {
       const form = await readMultipartForm(req, ctx.config.importMaxBytes);
       if (!form.file) throw badRequest('请上传模板文件');

@@ -37,8 +37,12 @@ describe.each(testDialects())('import template, sample and wizard images on %s',
     expect(res.statusCode).toBe(200);
     const onDisk = readFileSync(templateFile());
     expect(json(res).data).toEqual({
-      filename: 'permit-import-template.xlsx', size: onDisk.length, updated_at: expect.any(String),
-      updated_by: 'system', sha256: sha(onDisk), source: 'bundled',
+      filename: 'permit-import-template.xlsx',
+      size: onDisk.length,
+      updated_at: expect.any(String),
+      updated_by: 'system',
+      sha256: sha(onDisk),
+      source: 'bundled',
     });
     expect((await get('/admin/templates/permit', clerk)).statusCode).toBe(403);
     expect((await get('/admin/templates/permit')).statusCode).toBe(401);
@@ -102,8 +106,15 @@ describe.each(testDialects())('import template, sample and wizard images on %s',
       expect(res.rawPayload.equals(readFileSync(join(IMAGES_DIR, name)))).toBe(true);
     }
     const tricks = [
-      'nope.svg', '..%2F..%2F..%2Fpackage.json', '%2e%2e%2fpackage.json', '..%5C..%5Cpackage.json',
-      'import-step-upload.svg%00', 'IMPORT-STEP-UPLOAD.SVG', '%2Fetc%2Fpasswd', 'constructor', '__proto__',
+      'nope.svg',
+      '..%2F..%2F..%2Fpackage.json',
+      '%2e%2e%2fpackage.json',
+      '..%5C..%5Cpackage.json',
+      'import-step-upload.svg%00',
+      'IMPORT-STEP-UPLOAD.SVG',
+      '%2Fetc%2Fpasswd',
+      'constructor',
+      '__proto__',
     ];
     for (const name of tricks) {
       const res = await get(`/admin/images/${name}`, clerk);

@@ -23,10 +23,7 @@ const wizardImageDoc: RouteDoc = {
   tags: ['import'],
   summary: 'An image of the import wizard',
   params: pathParams({ filename: `One of ${Object.keys(WIZARD_IMAGES).join(', ')}.` }),
-  responses: {
-    200: content('The image, with a sandboxing Content-Security-Policy.', [...new Set(Object.values(WIZARD_IMAGES))]),
-    404: failure('图片不存在'),
-  },
+  responses: { 200: content('The image, with a sandboxing Content-Security-Policy.', [...new Set(Object.values(WIZARD_IMAGES))]), 404: failure('图片不存在') },
 };
 
 export function registerWizardImageRoutes(app: FastifyInstance, ctx: AppContext): void {

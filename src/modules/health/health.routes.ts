@@ -22,14 +22,15 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): voi
   // (docs/reliability.md), which /healthz reports.
   app.get('/readyz', { config: { guard: 'public', doc: healthDocs.readyz }, logLevel: 'warn' }, async (_req, reply) => {
     const waiting = ctx.notReadyReasons.map((reason) => reason()).filter((r): r is string => r !== null);
-    if (waiting.length > 0) return reply.status(503).header('retry-after', '5').send({ status: 'loading', message: waiting.join('；') });
+    if (waiting.length > 0)
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ status: 'loading', message: waiting.join('；') });
     return { status: 'ready' };
   });
 
   app.get(`${apiRoot}/test-simple`, { config: { guard: 'public', doc: healthDocs.testSimple }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
 
-  app.get(`${apiRoot}/admin/test`, { config: { guard: 'public', doc: healthDocs.adminTest } }, async () => ({
-    success: true,
-    message: 'Test route works!',
-  }));
+  app.get(`${apiRoot}/admin/test`, { config: { guard: 'public', doc: healthDocs.adminTest } }, async () => ({ success: true, message: 'Test route works!' }));
 }

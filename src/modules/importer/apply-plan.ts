@@ -9,8 +9,17 @@ import { createSnapshotBatch } from '../permits/create-snapshot.js';
 import type { ImportPlan, PlannedPermit, PlanRef } from './import-plan.types.js';
 import { markSessionCommitted, sessionContent, type ImportSessionHead } from './import-sessions.repository.js';
 import {
-  addThemeLinks, deleteRisksOf, findArchivedFile, insertArchivedFile, insertPermits, insertRisks,
-  insertTheme, linkPermitsToFile, removeThemeLinks, replaceApprovalLinks, updatePermit,
+  addThemeLinks,
+  deleteRisksOf,
+  findArchivedFile,
+  insertArchivedFile,
+  insertPermits,
+  insertRisks,
+  insertTheme,
+  linkPermitsToFile,
+  removeThemeLinks,
+  replaceApprovalLinks,
+  updatePermit,
 } from './commit.repository.js';
 import { refKey } from './plan-refs.js';
 import { newPermitSearchDocs } from './commit-search-docs.js';
@@ -110,19 +119,31 @@ export async function applyImportPlan(trx: Executor, bulk: BulkInsert, plan: Imp
 
   const risksReplaced = changed.filter((p) => p.changedFields.includes('risks'));
   await deleteRisksOf(trx, risksReplaced.map(idOf));
-  const riskIds = await insertRisks(bulk, [...fresh, ...risksReplaced].map((p) => ({ permitId: idOf(p), risks: p.risks })));
+  const riskIds = await insertRisks(
+    bulk,
+    [...fresh, ...risksReplaced].map((p) => ({ permitId: idOf(p), risks: p.risks })),
+  );
 
   const relinked = [...fresh, ...changed.filter((p) => p.changedFields.includes('approval_departments'))];
-  const deptIds = await ensureApprovalDepartmentIds(trx, relinked.flatMap((p) => p.approvalDepartments));
+  const deptIds = await ensureApprovalDepartmentIds(
+    trx,
+    relinked.flatMap((p) => p.approvalDepartments),
+  );
   await replaceApprovalLinks(
     trx,
     relinked.map((p) => ({ permitId: idOf(p), departmentIds: p.approvalDepartments.map((n) => deptIds.get(n)!) })),
     changed.filter((p) => p.changedFields.includes('approval_departments')).map(idOf),
   );
 
-  await addThemeLinks(trx, plan.permits.flatMap((p) => p.themesAdded.map((t) => ({ permit_id: idOf(p), theme_id: themeId(t) }))));
+  await addThemeLinks(
+    trx,
+    plan.permits.flatMap((p) => p.themesAdded.map((t) => ({ permit_id: idOf(p), theme_id: themeId(t) }))),
+  );
   for (const p of changed) await removeThemeLinks(trx, idOf(p), p.themeIdsRemoved);
-  await ensureRegionThemes(trx, plan.permits.flatMap((p) => p.themes.map((t) => ({ region_id: regionId(p.region), theme_id: themeId(t) }))));
+  await ensureRegionThemes(
+    trx,
+    plan.permits.flatMap((p) => p.themes.map((t) => ({ region_id: regionId(p.region), theme_id: themeId(t) }))),
+  );
 
   await markSessionCommitted(trx, o.session.id, o.now);
   return {

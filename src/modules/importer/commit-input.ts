@@ -26,11 +26,13 @@ function objectField(body: Record<string, unknown>, label: string, ...names: str
 function themeTokens(v: unknown, label: string): string[] {
   if (isBlank(v)) return [];
   const list = Array.isArray(v) ? v : [v];
-  return list.map((t) => {
-    if (typeof t === 'number' && Number.isSafeInteger(t)) return String(t);
-    if (typeof t === 'string') return t.trim();
-    throw badRequest(`${label} 只能是主题 id 或名称`);
-  }).filter((t) => t !== '');
+  return list
+    .map((t) => {
+      if (typeof t === 'number' && Number.isSafeInteger(t)) return String(t);
+      if (typeof t === 'string') return t.trim();
+      throw badRequest(`${label} 只能是主题 id 或名称`);
+    })
+    .filter((t) => t !== '');
 }
 
 const VISIBLE: Record<string, boolean> = { visible: true, hidden: false, true: true, false: false, 是: true, 否: false };

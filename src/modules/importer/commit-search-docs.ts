@@ -22,15 +22,19 @@ export function newPermitSearchDocs(created: PlannedPermit[], ids: CommittedIds,
     const id = ids.permitId(p);
     const f = p.fields;
     rows.permits.push({
-      id, region_id: ids.regionId(p.region), region_name: p.region.name, name: f.name, code: f.code,
-      implementation_level: f.implementation_level, internal_contact: f.internal_contact, contact_info: f.contact_info,
+      id,
+      region_id: ids.regionId(p.region),
+      region_name: p.region.name,
+      name: f.name,
+      code: f.code,
+      implementation_level: f.implementation_level,
+      internal_contact: f.internal_contact,
+      contact_info: f.contact_info,
       visible: f.visible ? 1 : 0,
     });
     for (const t of p.themes) rows.themes.push({ permit_id: id, id: ids.themeId(t), name: t.name });
     for (const name of p.approvalDepartments) rows.departments.push({ permit_id: id, name });
-    p.risks.forEach((r, i) =>
-      rows.risks.push({ id: riskIds[k][i], permit_id: id, ...copyRiskFields(r) }),
-    );
+    p.risks.forEach((r, i) => rows.risks.push({ id: riskIds[k][i], permit_id: id, ...copyRiskFields(r) }));
   });
   return assembleSearchDocs(created.map(ids.permitId), rows);
 }

@@ -12,13 +12,7 @@ export async function insertTheme(db: Executor, name: string, now: string): Prom
 
 /** The archived copy of a workbook with this content and name, if one is stored already. */
 export async function findArchivedFile(db: Executor, sha256: string, filename: string): Promise<number | null> {
-  const r = await db
-    .selectFrom('permit_files')
-    .select('id')
-    .where('sha256', '=', sha256)
-    .where('filename', '=', filename)
-    .orderBy('id')
-    .executeTakeFirst();
+  const r = await db.selectFrom('permit_files').select('id').where('sha256', '=', sha256).where('filename', '=', filename).orderBy('id').executeTakeFirst();
   return r?.id ?? null;
 }
 
@@ -52,7 +46,11 @@ export async function insertPermits(bulk: BulkInsert, rows: NewPermitRow[], sour
 }
 
 export async function updatePermit(db: Executor, id: number, fields: PermitFields, sourceFileId: number, now: string): Promise<void> {
-  await db.updateTable('permits').set({ ...permitColumns(fields), source_file_id: sourceFileId, updated_at: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('permits')
+    .set({ ...permitColumns(fields), source_file_id: sourceFileId, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Links permits whose content did not change to the archived workbook they were (re)confirmed by. */
@@ -73,7 +71,10 @@ export async function deleteRisksOf(db: Executor, permitIds: number[]): Promise<
 
 /** Inserts each permit's risk list (positions from 1); answers the new ids, list by list. */
 export async function insertRisks(bulk: BulkInsert, lists: Array<{ permitId: number; risks: RiskFields[] }>): Promise<number[][]> {
-  const ids = await bulk('risks', lists.flatMap(({ permitId, risks }) => risks.map((r, i) => ({ permit_id: permitId, position: i + 1, ...r }))));
+  const ids = await bulk(
+    'risks',
+    lists.flatMap(({ permitId, risks }) => risks.map((r, i) => ({ permit_id: permitId, position: i + 1, ...r }))),
+  );
   let at = 0;
   return lists.map(({ risks }) => ids.slice(at, (at += risks.length)));
 }
@@ -96,4 +97,3 @@ export async function removeThemeLinks(db: Executor, permitId: number, themeIds:
   if (themeIds.length === 0) return;
   await db.deleteFrom('permit_themes').where('permit_id', '=', permitId).where('theme_id', 'in', themeIds).execute();
 }
-

@@ -17,9 +17,7 @@ import { planSession } from './preview.service.js';
 const ERRORS_IN_MESSAGE = 5;
 
 function describeFinding(f: Finding): string {
-  const where = [f.sheet ? `工作表“${f.sheet}”` : '工作簿', f.row !== null ? `第 ${f.row} 行` : '', f.column ? `${f.column} 列` : '']
-    .filter(Boolean)
-    .join(' ');
+  const where = [f.sheet ? `工作表“${f.sheet}”` : '工作簿', f.row !== null ? `第 ${f.row} 行` : '', f.column ? `${f.column} 列` : ''].filter(Boolean).join(' ');
   return `${where}${f.header ? `（${f.header}）` : ''}：${f.message}`;
 }
 
@@ -78,8 +76,7 @@ export async function commitImport(ctx: AppContext, user: CurrentUser, req: Comm
         const outcome = await applyImportPlan(trx, bulkInserter(ctx.dbh, trx), plan, { session, editedBy: req.editedBy, changeSummary, now, wholeWorkbook });
         return { plan, outcome };
       },
-      ({ outcome }) =>
-        outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds, docs: outcome.newSearchDocs } : null,
+      ({ outcome }) => (outcome.touchedPermitIds.length > 0 ? { kind: 'permits', permitIds: outcome.touchedPermitIds, docs: outcome.newSearchDocs } : null),
       { catalogueLock: true },
     ),
   );
@@ -107,6 +104,8 @@ export async function checkCommit(ctx: AppContext, user: CurrentUser, req: Commi
 /** The operation-log summary of a commit (the route and the command line write the same). */
 export function describeCommit(r: CommitResult): string {
   const t = r.totals;
-  return `导入 ${r.filename}：${t.permits} 个许可事项（新增 ${t.new}、更新 ${t.changed}、未变 ${t.unchanged}），` +
-    `${t.risks} 条风险（新增 ${t.risks_added}、移除 ${t.risks_removed}）`;
+  return (
+    `导入 ${r.filename}：${t.permits} 个许可事项（新增 ${t.new}、更新 ${t.changed}、未变 ${t.unchanged}），` +
+    `${t.risks} 条风险（新增 ${t.risks_added}、移除 ${t.risks_removed}）`
+  );
 }

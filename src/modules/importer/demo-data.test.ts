@@ -13,7 +13,14 @@ describe.each(testDialects())('demo data on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   const count = async (table: 'permits' | 'risks' | 'permit_files' | 'permit_themes' | 'regions' | 'themes') =>
-    Number((await t.dbh.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.dbh.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('imports the three bundled workbooks through the import path into an empty database, once', async () => {
     const corpus = loadCorpus();

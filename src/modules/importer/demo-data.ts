@@ -31,7 +31,10 @@ const DEMO_WORKBOOKS = [
 const UNTHEMED_SHEET = '其他许可事项';
 
 async function ensureDemoRegions(ctx: AppContext): Promise<void> {
-  const existing = await findRegionsByTokens(ctx.db, DEMO_REGIONS.flatMap((r) => [r.name, r.code]));
+  const existing = await findRegionsByTokens(
+    ctx.db,
+    DEMO_REGIONS.flatMap((r) => [r.name, r.code]),
+  );
   for (const r of DEMO_REGIONS) {
     if (existing.some((e) => e.name === r.name || e.code === r.code)) continue;
     await insertRegion(ctx.db, { ...r, created_at: nowIso(ctx.now) });

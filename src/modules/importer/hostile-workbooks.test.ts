@@ -53,7 +53,10 @@ function renamedDocx(): Buffer {
         '<Default Extension="xml" ContentType="application/xml"/>' +
         '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
     ),
-    deflatedEntry('_rels/.rels', `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`),
+    deflatedEntry(
+      '_rels/.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
     deflatedEntry(
       'word/document.xml',
       '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>' +
@@ -146,23 +149,28 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
     const trap = await listeningTrap();
     try {
       const content = await handWrittenXlsx({
-        sheets: [{
-          name: '公式',
-          rows: [
-            rowXml(1, CANONICAL_HEADER),
-            rowXml(2, cells({
-              区域: '广安区',
-              许可事项: { formula: 'CONCAT("食品","经营许可（公式）")', cached: '食品经营许可（公式）' },
-              事项编码: 'FX-001',
-              对外咨询电话: { formula: '2000000+381681', cached: 2381681 },
-              风险点: { formula: '[1]Sheet1!A1', cached: '外部链接中的风险' },
-              法律依据: { formula: `WEBSERVICE("${trap.base}/webservice")`, cached: '《食品安全法》第三十五条' },
-              法律后果: { formula: `HYPERLINK("${trap.base}/hyperlink","罚款")`, cached: '罚款' },
-              防范建议: { formula: 'NOW()' },
-              风险等级: { formula: "cmd|' /C calc'!A0", cached: '高' },
-            })),
-          ],
-        }],
+        sheets: [
+          {
+            name: '公式',
+            rows: [
+              rowXml(1, CANONICAL_HEADER),
+              rowXml(
+                2,
+                cells({
+                  区域: '广安区',
+                  许可事项: { formula: 'CONCAT("食品","经营许可（公式）")', cached: '食品经营许可（公式）' },
+                  事项编码: 'FX-001',
+                  对外咨询电话: { formula: '2000000+381681', cached: 2381681 },
+                  风险点: { formula: '[1]Sheet1!A1', cached: '外部链接中的风险' },
+                  法律依据: { formula: `WEBSERVICE("${trap.base}/webservice")`, cached: '《食品安全法》第三十五条' },
+                  法律后果: { formula: `HYPERLINK("${trap.base}/hyperlink","罚款")`, cached: '罚款' },
+                  防范建议: { formula: 'NOW()' },
+                  风险等级: { formula: "cmd|' /C calc'!A0", cached: '高' },
+                }),
+              ),
+            ],
+          },
+        ],
         workbookRels: `<Relationship Id="rIdExt1" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/>`,
         workbookTail: '<externalReferences><externalReference r:id="rIdExt1"/></externalReferences>',
         extra: [
@@ -180,22 +188,29 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
       const up = await imp.upload(admin, content, '公式.xlsx');
       expect(up.statusCode, up.body).toBe(200);
       const sheet = json(up).data.sheets[0];
-      expect(sheet.findings).toEqual([expect.objectContaining({
-        severity: 'warning', code: 'FORMULA_WITHOUT_RESULT', row: 2, column: 'M', header: '防范建议',
-        message: '单元格是没有计算结果的公式“=NOW()”，按空白读取（系统不计算公式；请在 Excel 中打开并保存后重新上传）',
-      })]);
+      expect(sheet.findings).toEqual([
+        expect.objectContaining({
+          severity: 'warning',
+          code: 'FORMULA_WITHOUT_RESULT',
+          row: 2,
+          column: 'M',
+          header: '防范建议',
+          message: '单元格是没有计算结果的公式“=NOW()”，按空白读取（系统不计算公式；请在 Excel 中打开并保存后重新上传）',
+        }),
+      ]);
       expect(sheet.permits.map((p: { name: string }) => p.name)).toEqual(['食品经营许可（公式）']);
       const commit = await imp.commit(admin, { session_id: json(up).data.session_id });
       expect(commit.statusCode, commit.body).toBe(200);
 
       const details = await t.app.inject({
-        url: `${API}/admin/permit-details?region=${encodeURIComponent('广安区')}&permit=FX-001`, headers: { cookie: admin },
+        url: `${API}/admin/permit-details?region=${encodeURIComponent('广安区')}&permit=FX-001`,
+        headers: { cookie: admin },
       });
       const permit = json(details).data.permit;
       expect(permit).toMatchObject({ name: '食品经营许可（公式）', contact_info: '2381681' });
-      expect(permit.risks).toEqual([expect.objectContaining({
-        title: '外部链接中的风险', legal_basis: '《食品安全法》第三十五条', consequence: '罚款', prevention: null, level: '高',
-      })]);
+      expect(permit.risks).toEqual([
+        expect.objectContaining({ title: '外部链接中的风险', legal_basis: '《食品安全法》第三十五条', consequence: '罚款', prevention: null, level: '高' }),
+      ]);
       expect(trap.hits).toEqual([]);
     } finally {
       await new Promise((resolve) => trap.server.close(resolve));
@@ -205,11 +220,16 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
   it('keeps text beginning with = + - @ exactly as typed, through preview, commit, the API and search', async () => {
     const name = '=HYPERLINK("http://evil.example","旅馆业特种行业许可")';
     const titles = ['=1+2', '+86 0826 2381681 未登记', '-罚款 5000 元', '@SUM(A1:A9) 旅客信息', "=cmd|' /C calc'!A0"];
-    const rows = [CANONICAL_HEADER, ...titles.map((title, i) => CANONICAL_HEADER.map((h) => {
-      if (h === '风险点') return title;
-      if (i > 0) return null;
-      return ({ 区域: '前锋区', 许可事项: name, 事项编码: '=QF-001', 法律依据: '-《治安管理处罚法》' } as Record<string, string>)[h] ?? null;
-    }))];
+    const rows = [
+      CANONICAL_HEADER,
+      ...titles.map((title, i) =>
+        CANONICAL_HEADER.map((h) => {
+          if (h === '风险点') return title;
+          if (i > 0) return null;
+          return ({ 区域: '前锋区', 许可事项: name, 事项编码: '=QF-001', 法律依据: '-《治安管理处罚法》' } as Record<string, string>)[h] ?? null;
+        }),
+      ),
+    ];
     const content = await workbookBuffer(rows);
     const up = await imp.upload(admin, content, '公式样文本.xlsx');
     const preview = json(up).data.sheets[0];
@@ -217,14 +237,22 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
     expect(preview.permits).toEqual([expect.objectContaining({ name, code: '=QF-001' })]);
     expect((await imp.commit(admin, { session_id: json(up).data.session_id })).statusCode).toBe(200);
 
-    const stored = await t.dbh.db.selectFrom('risks').innerJoin('permits', 'permits.id', 'risks.permit_id')
-      .select(['permits.name', 'permits.code', 'risks.title', 'risks.legal_basis']).where('permits.code', '=', '=QF-001').orderBy('risks.position').execute();
+    const stored = await t.dbh.db
+      .selectFrom('risks')
+      .innerJoin('permits', 'permits.id', 'risks.permit_id')
+      .select(['permits.name', 'permits.code', 'risks.title', 'risks.legal_basis'])
+      .where('permits.code', '=', '=QF-001')
+      .orderBy('risks.position')
+      .execute();
     expect(stored.map((r) => r.title)).toEqual(titles);
     expect(stored[0]).toMatchObject({ name, code: '=QF-001', legal_basis: '-《治安管理处罚法》' });
 
-    const details = json(await t.app.inject({
-      url: `${API}/admin/permit-details?region=${encodeURIComponent('前锋区')}&permit=${encodeURIComponent('=QF-001')}`, headers: { cookie: admin },
-    })).data.permit;
+    const details = json(
+      await t.app.inject({
+        url: `${API}/admin/permit-details?region=${encodeURIComponent('前锋区')}&permit=${encodeURIComponent('=QF-001')}`,
+        headers: { cookie: admin },
+      }),
+    ).data.permit;
     expect(details).toMatchObject({ name, code: '=QF-001' });
     expect(details.risks.map((r: { title: string }) => r.title)).toEqual(titles);
 
@@ -234,7 +262,9 @@ describe.each(testDialects())('hostile workbooks through the upload route (%s)',
     expect(hit.risks.map((r: { title: string }) => r.title)).toEqual(titles);
     expect(hit.risks[0].legal_basis).toBe('-《治安管理处罚法》');
 
-    const filtered = json(await t.app.inject({ url: `${API}/admin/permits/advanced-filter?q=${encodeURIComponent('=HYPERLINK')}`, headers: { cookie: admin } })).data;
+    const filtered = json(
+      await t.app.inject({ url: `${API}/admin/permits/advanced-filter?q=${encodeURIComponent('=HYPERLINK')}`, headers: { cookie: admin } }),
+    ).data;
     expect(filtered.permits.map((p: { name: string }) => p.name)).toEqual([name]);
   });
 });
@@ -250,23 +280,27 @@ function streamUpload(base: string, cookie: string, total: number, declareLength
   return new Promise<{ status: number; body: string; sentAtAnswer: number }>((resolve, reject) => {
     let sent = 0;
     let sentAtAnswer = -1;
-    const req = request(`${base}${API}/admin/permit-import/upload`, {
-      method: 'POST',
-      agent: false, // its own connection, closed with the request (a pooled one would be left half-sent)
-      headers: {
-        cookie,
-        'content-type': `multipart/form-data; boundary=${boundary.slice(2)}`,
-        ...(declareLength ? { 'content-length': String(length) } : { 'transfer-encoding': 'chunked' }),
+    const req = request(
+      `${base}${API}/admin/permit-import/upload`,
+      {
+        method: 'POST',
+        agent: false, // its own connection, closed with the request (a pooled one would be left half-sent)
+        headers: {
+          cookie,
+          'content-type': `multipart/form-data; boundary=${boundary.slice(2)}`,
+          ...(declareLength ? { 'content-length': String(length) } : { 'transfer-encoding': 'chunked' }),
+        },
       },
-    }, (res) => {
-      sentAtAnswer = sent;
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body, sentAtAnswer });
-        req.destroy(); // the rest is never sent
-      });
-    });
+      (res) => {
+        sentAtAnswer = sent;
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body, sentAtAnswer });
+          req.destroy(); // the rest is never sent
+        });
+      },
+    );
     req.on('error', (err) => (sentAtAnswer >= 0 ? undefined : reject(err)));
     const pump = () => {
       while (sent < total && sentAtAnswer < 0) {

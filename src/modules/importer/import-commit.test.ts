@@ -4,7 +4,16 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import type { TestApp } from '../../../test/helpers/test-app.js';
 import {
-  dumpDatabase, editWorkbook, GUANGAN_CITY, GUANGAN_DISTRICT, importer, importerApp, json, manifest, QIANFENG, workbookBytes,
+  dumpDatabase,
+  editWorkbook,
+  GUANGAN_CITY,
+  GUANGAN_DISTRICT,
+  importer,
+  importerApp,
+  json,
+  manifest,
+  QIANFENG,
+  workbookBytes,
 } from './import.test-helpers.js';
 
 const MARKER = 'INJECT-FAIL';
@@ -12,12 +21,20 @@ const MARKER = 'INJECT-FAIL';
 /** Makes the database itself refuse one risk row, the way a full disk or a constraint would halfway through. */
 async function injectFailure(t: TestApp): Promise<void> {
   if (t.dbh.kind === 'sqlite') {
-    await sql.raw(`CREATE TRIGGER inject_failure BEFORE INSERT ON risks WHEN NEW.title LIKE '%${MARKER}%'
-      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`).execute(t.dbh.db);
+    await sql
+      .raw(
+        `CREATE TRIGGER inject_failure BEFORE INSERT ON risks WHEN NEW.title LIKE '%${MARKER}%'
+      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      )
+      .execute(t.dbh.db);
     return;
   }
-  await sql.raw(`CREATE FUNCTION inject_failure() RETURNS trigger AS $$
-    BEGIN IF NEW.title LIKE '%${MARKER}%' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(t.dbh.db);
+  await sql
+    .raw(
+      `CREATE FUNCTION inject_failure() RETURNS trigger AS $$
+    BEGIN IF NEW.title LIKE '%${MARKER}%' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+    )
+    .execute(t.dbh.db);
   await sql`CREATE TRIGGER inject_failure BEFORE INSERT ON risks FOR EACH ROW EXECUTE FUNCTION inject_failure()`.execute(t.dbh.db);
 }
 
@@ -39,10 +56,19 @@ describe.each(testDialects())('committing imports on %s', (dialect) => {
     const up = json(await imp.upload(admin, changed, GUANGAN_CITY)).data;
     expect(up.totals).toMatchObject({ permits: 159, new: 0, changed: 1, unchanged: 158, risks_added: 1, risks_removed: 1 });
     const permits = up.sheets[0].permits.filter((p: any) => p.status !== 'unchanged');
-    expect(permits).toEqual([{
-      rows: [2, 3, 4, 5], name: '道路旅客运输经营许可（新增）', code: '511A0014200001', region: '广安市', status: 'changed',
-      changed_fields: ['risks'], risks_added: 1, risks_removed: 1, themes: ['道路运输经营'],
-    }]);
+    expect(permits).toEqual([
+      {
+        rows: [2, 3, 4, 5],
+        name: '道路旅客运输经营许可（新增）',
+        code: '511A0014200001',
+        region: '广安市',
+        status: 'changed',
+        changed_fields: ['risks'],
+        risks_added: 1,
+        risks_removed: 1,
+        themes: ['道路运输经营'],
+      },
+    ]);
 
     const res = await imp.commit(admin, { session_id: up.session_id, edited_by: 'reviewer', change_summary: '修订法律依据' });
     expect(res.statusCode).toBe(200);
@@ -107,21 +133,33 @@ describe.each(testDialects())('committing imports on %s', (dialect) => {
     const badVisibility = await imp.commit(admin, { session_id: up.session_id, overrides: { 开办网吧: { visibility: 'maybe' } } });
     expect(json(badVisibility).message).toBe('overrides.开办网吧.visibility 只能是 visible 或 hidden');
 
-    const first = json(await imp.commit(admin, {
-      session_id: up.session_id,
-      selectedSheets: '开办网吧',
-      overrides: { 开办网吧: { visibility: 'hidden', themes: ['开办网吧', '网吧专项检查'] } },
-    })).data;
+    const first = json(
+      await imp.commit(admin, {
+        session_id: up.session_id,
+        selectedSheets: '开办网吧',
+        overrides: { 开办网吧: { visibility: 'hidden', themes: ['开办网吧', '网吧专项检查'] } },
+      }),
+    ).data;
     expect(first.sheets.map((s: any) => s.sheet)).toEqual(['开办网吧']);
     expect(first.totals).toMatchObject({ permits: 3, new: 3, risks: 13, themes_linked: 6 });
     expect(first.themes_created.map((t: any) => t.name)).toEqual(['网吧专项检查']);
     const stored = await t.dbh.db.selectFrom('permits').select(['id', 'visible']).where('source_file_id', '=', Number(first.file_id)).execute();
     expect(stored.map((p) => p.visible)).toEqual([0, 0, 0]);
 
-    const second = json(await imp.commit(admin, { session_id: up.session_id, sheet_names: ['开办网吧'], theme_bindings: { 开办网吧: qf.theme_bindings!['开办网吧'] } })).data;
+    const second = json(
+      await imp.commit(admin, { session_id: up.session_id, sheet_names: ['开办网吧'], theme_bindings: { 开办网吧: qf.theme_bindings!['开办网吧'] } }),
+    ).data;
     // Visible again (the sheet says 是), themes are the union of what the permits had and the binding.
     expect(second.totals).toMatchObject({ permits: 3, changed: 3, themes_linked: 0 });
-    const links = await t.dbh.db.selectFrom('permit_themes').select('theme_id').where('permit_id', 'in', stored.map((p) => p.id)).execute();
+    const links = await t.dbh.db
+      .selectFrom('permit_themes')
+      .select('theme_id')
+      .where(
+        'permit_id',
+        'in',
+        stored.map((p) => p.id),
+      )
+      .execute();
     expect(links).toHaveLength(6);
   });
 });

@@ -3,9 +3,7 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import { loadSearchDocs } from '../search/search-docs.repository.js';
 import type { TestApp } from '../../../test/helpers/test-app.js';
-import {
-  GUANGAN_CITY, GUANGAN_DISTRICT, importer, importerApp, json, manifest, QIANFENG, storedCatalogue, workbookBytes,
-} from './import.test-helpers.js';
+import { GUANGAN_CITY, GUANGAN_DISTRICT, importer, importerApp, json, manifest, QIANFENG, storedCatalogue, workbookBytes } from './import.test-helpers.js';
 
 const good = manifest.workbooks.filter((w) => !w.file.startsWith('bad/'));
 
@@ -25,12 +23,25 @@ describe.each(testDialects())('importing the corpus workbooks on %s', (dialect) 
       expect(res.statusCode, wb.file).toBe(200);
       const data = json(res).data;
       expect(data).toMatchObject({ filename: wb.file, uploaded_by: '超级管理员', binding_mode: 'auto', department: null, error_count: 0 });
-      expect(data.sheets.map((s: any) => ({
-        name: s.name, header_row: s.header_row, first_data_row: s.first_data_row, data_rows: s.data_rows,
-        permits: s.counts.permits, risks: s.counts.risks,
-      }))).toEqual(wb.sheets.map((s) => ({
-        name: s.name, header_row: s.header_row, first_data_row: s.first_data_row, data_rows: s.data_rows, permits: s.permits, risks: s.risks,
-      })));
+      expect(
+        data.sheets.map((s: any) => ({
+          name: s.name,
+          header_row: s.header_row,
+          first_data_row: s.first_data_row,
+          data_rows: s.data_rows,
+          permits: s.counts.permits,
+          risks: s.counts.risks,
+        })),
+      ).toEqual(
+        wb.sheets.map((s) => ({
+          name: s.name,
+          header_row: s.header_row,
+          first_data_row: s.first_data_row,
+          data_rows: s.data_rows,
+          permits: s.permits,
+          risks: s.risks,
+        })),
+      );
       expect(data.totals).toMatchObject({ permits: wb.permits, risks: wb.risks, new: wb.permits, changed: 0, unchanged: 0, risks_added: wb.risks });
       for (const s of data.sheets) expect(s.permits.every((p: any) => p.status === 'new')).toBe(true);
     }

@@ -10,9 +10,7 @@ const bad = manifest.workbooks.filter((w) => w.file.startsWith('bad/'));
 const readable = bad.filter((w) => w.file !== 'bad/not-a-workbook.xlsx');
 
 /** A finding as the manifest writes it: the column by its header name. */
-const asManifest = (f: any): ManifestFinding => ({
-  sheet: f.sheet, row: f.row, column: f.header, severity: f.severity, problem: f.message,
-});
+const asManifest = (f: any): ManifestFinding => ({ sheet: f.sheet, row: f.row, column: f.header, severity: f.severity, problem: f.message });
 
 describe.each(testDialects())('findings of the bad workbooks on %s', (dialect) => {
   let t: TestApp;
@@ -105,7 +103,10 @@ describe.each(testDialects())('findings of the bad workbooks on %s', (dialect) =
       const found = json(await t.app.inject({ url: `${API}/v2?query=${encodeURIComponent(permit)}&region=${encodeURIComponent(name)}` })).data;
       const items = found.risk_subject.map((s: { permit: { name: string }; region: { name: string } }) => [s.permit.name, s.region.name]);
       expect(items, name).toContainEqual([permit, name]);
-      expect(items.every(([, region]: string[]) => region === name), name).toBe(true);
+      expect(
+        items.every(([, region]: string[]) => region === name),
+        name,
+      ).toBe(true);
     }
   });
 });

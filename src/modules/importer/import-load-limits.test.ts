@@ -91,7 +91,7 @@ describe.each(testDialects())('load limits of the import (%s)', (dialect) => {
     expect(other.statusCode, other.body).toBe(200);
   });
 
-  it('refuses a workbook that fills the parse\'s memory (IMPORT_PARSE_MEMORY_MB) with 400, storing nothing; the next upload is parsed', async () => {
+  it("refuses a workbook that fills the parse's memory (IMPORT_PARSE_MEMORY_MB) with 400, storing nothing; the next upload is parsed", async () => {
     const before = await dumpDatabase(t.dbh.db);
     const heavy = await imp.upload(cookies.memory, await gridWorkbook(HEAVY_ROWS), '大表.xlsx');
     expect(heavy.statusCode, heavy.body).toBe(400);
@@ -110,16 +110,14 @@ describe('the parse worker under the real server process', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lawrisk-parse-worker-'));
-    srv = await startServer({
-      DATABASE_URL: `sqlite:${join(dir, 'server.db')}`, DATA_DIR: dir, ADMIN_PASSWORD, DEMO_DATA: '0', IMPORT_PARSE_MEMORY_MB: '32',
-    });
+    srv = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'server.db')}`, DATA_DIR: dir, ADMIN_PASSWORD, DEMO_DATA: '0', IMPORT_PARSE_MEMORY_MB: '32' });
   });
   afterAll(async () => {
     await srv?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('loads the parser in its worker as `npm start` runs it, refuses a workbook that fills the worker\'s memory and keeps answering', async () => {
+  it("loads the parser in its worker as `npm start` runs it, refuses a workbook that fills the worker's memory and keeps answering", async () => {
     const http = httpClient(srv.base);
     const cookie = await http.login('admin', ADMIN_PASSWORD);
     const upload = (content: Buffer, filename: string) =>

@@ -1,9 +1,7 @@
 import { inScope } from '../auth/data-scope.js';
 import type { RiskFields } from '../permits/risk.schema.js';
 import type { ParsedPermit, ParsedSheet, ParsedWorkbook } from './parser/types.js';
-import type {
-  ImportPlan, ImportState, PermitFields, PlanActor, PlannedPermit, PlanOptions, PlanRef, SheetPlan,
-} from './import-plan.types.js';
+import type { ImportPlan, ImportState, PermitFields, PlanActor, PlannedPermit, PlanOptions, PlanRef, SheetPlan } from './import-plan.types.js';
 import { departmentsOf, diffContent, permitFieldsOf, riskFieldsOf, sameContent, text } from './plan-diff.js';
 import { SheetFindings } from './plan-findings.js';
 import { ExistingIndex, permitKey } from './plan-identity.js';
@@ -97,8 +95,14 @@ export function buildImportPlan(workbook: ParsedWorkbook, state: ImportState, ac
       const prev = m.occurrences.at(-1);
       if (prev && !sameContent(prev, occurrence)) {
         const where = prev.sheet === sheet.name ? '本表' : `工作表“${prev.sheet}”`;
-        findings.add('warning', 'duplicate_permit', 'permitName', row,
-          `许可事项“${fields.name}”在${where}第 ${prev.rows[0]} 行也出现且内容不同，以最后一次出现为准`, false);
+        findings.add(
+          'warning',
+          'duplicate_permit',
+          'permitName',
+          row,
+          `许可事项“${fields.name}”在${where}第 ${prev.rows[0]} 行也出现且内容不同，以最后一次出现为准`,
+          false,
+        );
       }
       m.occurrences.push(occurrence);
       occurrences.push({ key, occurrence });

@@ -39,15 +39,10 @@ export async function planActorFor(
   user: CurrentUser,
   session: ImportSessionHead,
 ): Promise<{ actor: PlanActor; department: BoundDepartment | null }> {
-  const dept = session.binding_mode === 'department' && session.department_id !== null
-    ? await findDepartmentWithRegion(db, session.department_id)
-    : undefined;
+  const dept = session.binding_mode === 'department' && session.department_id !== null ? await findDepartmentWithRegion(db, session.department_id) : undefined;
   const department = dept ? presentBoundDepartment(dept) : null;
   const bindingRegion = dept && dept.region_id !== null ? { id: dept.region_id, name: dept.region_name ?? '' } : null;
-  return {
-    actor: { scope: regionScope(user), canCreateRegions: user.grade >= ALL_REGIONS_GRADE, bindingRegion },
-    department,
-  };
+  return { actor: { scope: regionScope(user), canCreateRegions: user.grade >= ALL_REGIONS_GRADE, bindingRegion }, department };
 }
 
 /**

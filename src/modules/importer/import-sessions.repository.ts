@@ -7,8 +7,19 @@ export type ImportSessionRow = Selectable<ImportSessionsTable>;
 export type ImportSessionHead = Omit<ImportSessionRow, 'content'>;
 
 const HEAD_COLUMNS = [
-  'id', 'uploader_id', 'uploader_name', 'filename', 'content_type', 'size', 'sha256', 'binding_mode',
-  'department_id', 'parsed', 'created_at', 'expires_at', 'committed_at',
+  'id',
+  'uploader_id',
+  'uploader_name',
+  'filename',
+  'content_type',
+  'size',
+  'sha256',
+  'binding_mode',
+  'department_id',
+  'parsed',
+  'created_at',
+  'expires_at',
+  'committed_at',
 ] as const;
 
 export async function insertImportSession(db: Executor, row: Insertable<ImportSessionsTable>): Promise<void> {
@@ -17,12 +28,7 @@ export async function insertImportSession(db: Executor, row: Insertable<ImportSe
 
 /** A session that has not expired at `now` (ISO text compares correctly on both databases). */
 export function findLiveSession(db: Executor, id: string, now: string): Promise<ImportSessionHead | undefined> {
-  return db
-    .selectFrom('import_sessions')
-    .select(HEAD_COLUMNS)
-    .where('id', '=', id)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  return db.selectFrom('import_sessions').select(HEAD_COLUMNS).where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
 }
 
 /** The archived workbook bytes of a session (read only when committing). */

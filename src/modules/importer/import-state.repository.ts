@@ -5,10 +5,7 @@ import type { ExistingPermit, ImportState } from './import-plan.types.js';
 
 /** Every region and theme, plus the permits (with links and risks) of the given regions. */
 export async function loadImportState(db: Executor, regionIdsOf: (regions: RegionRow[]) => number[]): Promise<ImportState> {
-  const [regions, themes] = await Promise.all([
-    listRegionRows(db),
-    db.selectFrom('themes').select(['id', 'name']).orderBy('id').execute(),
-  ]);
+  const [regions, themes] = await Promise.all([listRegionRows(db), db.selectFrom('themes').select(['id', 'name']).orderBy('id').execute()]);
   const existing = await loadExistingPermits(db, regionIdsOf(regions));
   return { regions, themes, existing };
 }

@@ -91,7 +91,10 @@ describe.each(testDialects())('workbook upload and preview on %s', (dialect) => 
     const up = await imp.upload(admin, workbookBytes(GUANGAN_CITY), GUANGAN_CITY);
     const data = json(up).data;
     expect(data).toMatchObject({
-      filename: GUANGAN_CITY, size: workbookBytes(GUANGAN_CITY).length, uploaded_by: '超级管理员', committed_at: null,
+      filename: GUANGAN_CITY,
+      size: workbookBytes(GUANGAN_CITY).length,
+      uploaded_by: '超级管理员',
+      committed_at: null,
       content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     });
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(24 * 60 * 60 * 1000);
@@ -124,9 +127,16 @@ describe.each(testDialects())('workbook upload and preview on %s', (dialect) => 
     const data = json(up).data;
     expect(data.binding_mode).toBe('department');
     expect(data.department).toEqual({ id: String(districtDept), name: '区行政审批局', region_id: String(regions['广安区']), region_name: '广安区' });
-    expect(data.sheets[0].findings).toContainEqual(expect.objectContaining({
-      severity: 'error', code: 'region_out_of_scope', row: 2, column: 'A', header: '区域', message: '无权导入区域：广安市（只能导入本账号所属区域）',
-    }));
+    expect(data.sheets[0].findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        code: 'region_out_of_scope',
+        row: 2,
+        column: 'A',
+        header: '区域',
+        message: '无权导入区域：广安市（只能导入本账号所属区域）',
+      }),
+    );
     expect(data.totals.permits).toBe(0);
     const before = await dumpDatabase(t.dbh.db);
     const res = await imp.commit(clerk, { session_id: data.session_id });
@@ -137,9 +147,9 @@ describe.each(testDialects())('workbook upload and preview on %s', (dialect) => 
   it('takes the region of rows without one from the department binding', async () => {
     const content = await workbookWithoutRegion();
     const unbound = json(await imp.upload(admin, content, 'no-region.xlsx')).data;
-    expect(unbound.sheets[0].findings).toEqual([expect.objectContaining({
-      severity: 'error', code: 'missing_region', row: 1, column: null, message: '缺少区域：请在“区域”列填写或绑定部门',
-    })]);
+    expect(unbound.sheets[0].findings).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'missing_region', row: 1, column: null, message: '缺少区域：请在“区域”列填写或绑定部门' }),
+    ]);
     const bound = json(await imp.upload(admin, content, 'no-region.xlsx', { binding_mode: 'department', department_id: String(districtDept) })).data;
     expect(bound.error_count).toBe(0);
     const res = await imp.commit(admin, { session_id: bound.session_id });

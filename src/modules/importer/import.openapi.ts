@@ -31,7 +31,7 @@ export const Finding = Shape(
     sheet: Nullable(Type.String(), 'Null for a workbook-level finding.'),
     row: Nullable(Type.Integer(), 'Excel row number, 1-based.'),
     column: Nullable(Type.String(), 'Column letter, e.g. D.'),
-    header: Nullable(Type.String(), 'Canonical column name, or the file\'s header text for an unknown column.'),
+    header: Nullable(Type.String(), "Canonical column name, or the file's header text for an unknown column."),
     message: Type.String({ description: 'For the clerk, in Chinese.' }),
   },
   { $id: 'ImportFinding', description: 'A finding of the import preview.' },
@@ -60,11 +60,12 @@ const PreviewPermit = Shape(
     region: Type.String({ description: 'The region name.' }),
     status: Type.Union([Type.Literal('new'), Type.Literal('changed'), Type.Literal('unchanged')]),
     changed_fields: Type.Array(Type.String(), {
-      description: 'What differs from the database: code, name, implementation_level, internal_contact, contact_info, visible, approval_departments, risks, themes.',
+      description:
+        'What differs from the database: code, name, implementation_level, internal_contact, contact_info, visible, approval_departments, risks, themes.',
     }),
     risks_added: Count('Risks added.'),
     risks_removed: Count('Risks removed.'),
-    themes: Type.Array(Type.String(), { description: 'The permit\'s theme names after the commit.' }),
+    themes: Type.Array(Type.String(), { description: "The permit's theme names after the commit." }),
   },
   { $id: 'ImportPreviewPermit', description: 'One distinct permit of a sheet.' },
 );
@@ -81,7 +82,7 @@ const SheetPreview = Shape(
         letter: Type.String(),
         header: Type.String({ description: 'As in the file.' }),
         field: Nullable(Type.String({ enum: COLUMNS.map((c) => c.field) }), 'Null for an unknown column.'),
-        canonical: Nullable(Type.String({ enum: COLUMNS.map((c) => c.canonical) }), 'The column\'s name in the template.'),
+        canonical: Nullable(Type.String({ enum: COLUMNS.map((c) => c.canonical) }), "The column's name in the template."),
       }),
       { description: 'The header mapping.' },
     ),
@@ -89,10 +90,9 @@ const SheetPreview = Shape(
     error_count: Count('Errors of the sheet.'),
     warning_count: Count('Warnings of the sheet.'),
     counts: SheetCounts,
-    themes: Type.Array(
-      Shape({ id: Nullable(Id(), 'Null for a theme the commit will create.'), name: Type.String(), exists: Type.Boolean() }),
-      { description: 'The themes the sheet names.' },
-    ),
+    themes: Type.Array(Shape({ id: Nullable(Id(), 'Null for a theme the commit will create.'), name: Type.String(), exists: Type.Boolean() }), {
+      description: 'The themes the sheet names.',
+    }),
     permits: Type.Array(PreviewPermit),
   },
   { $id: 'ImportSheetPreview', description: 'The preview of one sheet.' },
@@ -111,7 +111,7 @@ export const SessionDescription = Shape(
     expires_at: Timestamp(),
     committed_at: Nullable(Timestamp(), 'When it was last committed.'),
     binding_mode: Type.Union([Type.Literal('auto'), Type.Literal('department')], {
-      description: '`department`: rows without a region go to the department\'s region.',
+      description: "`department`: rows without a region go to the department's region.",
     }),
     department: Nullable(
       Shape({ id: Id(), name: Type.String(), region_id: Nullable(Id()), region_name: Nullable(Type.String()) }),
@@ -127,11 +127,9 @@ export const SessionDescription = Shape(
     theme_options: Shape(
       {
         catalog: Type.Array(Named('A catalog theme.')),
-        regions: Type.Record(
-          Type.String(),
-          Type.Array(Shape({ id: Id('The theme id.'), name: Type.String(), option_id: Id() })),
-          { description: 'Region name → the themes it offers ([] for a region the commit would create).' },
-        ),
+        regions: Type.Record(Type.String(), Type.Array(Shape({ id: Id('The theme id.'), name: Type.String(), option_id: Id() })), {
+          description: 'Region name → the themes it offers ([] for a region the commit would create).',
+        }),
       },
       { description: 'What the theme bindings of the commit can choose from.' },
     ),
@@ -162,9 +160,7 @@ export const importDocs = routeDocs({
     tags: ['import'],
     summary: 'Upload a workbook: a new import session and its preview',
     bodyRequired: true,
-    description:
-      'Nothing is written to the catalogue until the commit. Below grade 90 a session is always bound to the user\'s own ' +
-      'department.',
+    description: "Nothing is written to the catalogue until the commit. Below grade 90 a session is always bound to the user's own " + 'department.',
     body: fields({
       file: Type.String({ format: 'binary', description: 'The .xlsx workbook; required; at most IMPORT_MAX_BYTES.' }),
       binding_mode: Type.Optional(Type.String({ enum: ['auto', 'department'], default: 'auto', description: 'Where rows without a region go.' })),
@@ -185,7 +181,7 @@ export const importDocs = routeDocs({
   previewBySession: {
     tags: ['import'],
     summary: 'The preview of an import session',
-    description: 'Compared with the database anew. Below grade 90 only the uploader\'s own sessions.',
+    description: "Compared with the database anew. Below grade 90 only the uploader's own sessions.",
     params: pathParams({ session_id: 'The import session id.' }),
     responses: { 200: ok('The session description.', SessionDescription), 400: failure(sessionGone) },
   },
@@ -204,24 +200,34 @@ export const importDocs = routeDocs({
       'the workbook archived. Any error finding left in the chosen sheets refuses the whole commit.',
     body: fields({
       ...aliased('session_id', ['sessionId'], Type.String({ description: 'The session to commit; required.' })),
-      ...aliased('sheet_names', ['sheets', 'selectedSheets'], Type.Union([Type.String(), Type.Array(Type.String())], {
-        description: 'Sheets to commit, one name or several; default every sheet with a header row and data rows.',
-      })),
+      ...aliased(
+        'sheet_names',
+        ['sheets', 'selectedSheets'],
+        Type.Union([Type.String(), Type.Array(Type.String())], {
+          description: 'Sheets to commit, one name or several; default every sheet with a header row and data rows.',
+        }),
+      ),
       overrides: Type.Optional(
         Type.Record(
           Type.String(),
           Type.Object({
             region: Type.Optional(Type.String({ description: 'Region id, code or name for every row of the sheet (alias region_id).' })),
             visibility: Type.Optional(Type.Union([Type.String({ enum: ['visible', 'hidden'] }), Type.Boolean()], { description: 'Alias visible.' })),
-            themes: Type.Optional(Type.Array(Type.String(), { description: 'Theme ids or names replacing every other source of themes (an empty list removes every link).' })),
+            themes: Type.Optional(
+              Type.Array(Type.String(), { description: 'Theme ids or names replacing every other source of themes (an empty list removes every link).' }),
+            ),
           }),
           { description: 'Sheet name → overrides.' },
         ),
       ),
-      ...aliased('theme_bindings', ['themeBindings'], Type.Record(Type.String(), Type.Union([sheetsValue, Type.Null()]), {
-        description: 'Sheet name → theme id or name, or several, linked to every permit of the sheet.',
-      })),
-      ...aliased('edited_by', ['editedBy'], Type.String({ description: 'Default the user\'s username, else display name, else `admin`.' })),
+      ...aliased(
+        'theme_bindings',
+        ['themeBindings'],
+        Type.Record(Type.String(), Type.Union([sheetsValue, Type.Null()]), {
+          description: 'Sheet name → theme id or name, or several, linked to every permit of the sheet.',
+        }),
+      ),
+      ...aliased('edited_by', ['editedBy'], Type.String({ description: "Default the user's username, else display name, else `admin`." })),
       ...aliased('change_summary', ['changeSummary'], Type.String({ description: 'Stored on the snapshot batch; default 导入 <file name>.' })),
     }),
     responses: {

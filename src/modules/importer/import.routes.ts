@@ -35,15 +35,11 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext, uplo
     return { success: true, data };
   });
 
-  app.post(
-    `${base}/commit`,
-    { config: { operation: { type: 'import', summary: '导入工作簿', targetType: 'file' }, doc: importDocs.commit } },
-    async (req) => {
-      const data = await commitImport(ctx, req.user!, readCommitRequest(asInput(req.body), req.user!));
-      req.operation.targetId = data.file_id;
-      req.operation.targetName = data.filename;
-      req.operation.summary = describeCommit(data);
-      return { success: true, data };
-    },
-  );
+  app.post(`${base}/commit`, { config: { operation: { type: 'import', summary: '导入工作簿', targetType: 'file' }, doc: importDocs.commit } }, async (req) => {
+    const data = await commitImport(ctx, req.user!, readCommitRequest(asInput(req.body), req.user!));
+    req.operation.targetId = data.file_id;
+    req.operation.targetName = data.filename;
+    req.operation.summary = describeCommit(data);
+    return { success: true, data };
+  });
 }

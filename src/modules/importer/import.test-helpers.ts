@@ -63,8 +63,7 @@ export function importer(t: { app: FastifyInstance }) {
   };
   const commit = (cookie: string, body: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: `${API}/admin/permit-import/commit`, payload: body, headers: { cookie } });
-  const preview = (cookie: string, sessionId: string) =>
-    t.app.inject({ url: `${API}/admin/permit-import/session/${sessionId}/preview`, headers: { cookie } });
+  const preview = (cookie: string, sessionId: string) => t.app.inject({ url: `${API}/admin/permit-import/session/${sessionId}/preview`, headers: { cookie } });
   /** Upload then commit, asserting both succeed; returns the commit result. */
   const importFile = async (cookie: string, file: string, body: Record<string, unknown> = {}, content: Buffer = workbookBytes(file)) => {
     const up = await upload(cookie, content, file.split('/').pop()!);
@@ -82,7 +81,10 @@ export function importer(t: { app: FastifyInstance }) {
  * these suites upload more often in a minute than a clerk would, and the limit has its own test
  * (import-load-limits.test.ts).
  */
-export async function importerApp(dialect: DialectKind, env: Record<string, string> = {}): Promise<{ t: TestApp; admin: string; imp: ReturnType<typeof importer> }> {
+export async function importerApp(
+  dialect: DialectKind,
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; admin: string; imp: ReturnType<typeof importer> }> {
   const t = await buildTestApp(dialect, { env: { IMPORT_RATE_LIMIT: '0', ...env } });
   await seedCorpusRegions(t.dbh.db);
   return { t, admin: await t.login(), imp: importer(t) };
@@ -111,7 +113,17 @@ export async function storedCatalogue(db: Executor) {
   const permits = await db
     .selectFrom('permits as p')
     .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .select(['p.id', 'p.code', 'p.name', 'p.implementation_level', 'p.internal_contact', 'p.contact_info', 'p.visible', 'r.code as region_code', 'r.name as region_name'])
+    .select([
+      'p.id',
+      'p.code',
+      'p.name',
+      'p.implementation_level',
+      'p.internal_contact',
+      'p.contact_info',
+      'p.visible',
+      'r.code as region_code',
+      'r.name as region_name',
+    ])
     .execute();
   const themes = await db.selectFrom('permit_themes as pt').innerJoin('themes as t', 't.id', 'pt.theme_id').select(['pt.permit_id', 't.name']).execute();
   const depts = await db
@@ -130,10 +142,21 @@ export async function storedCatalogue(db: Executor) {
       contact_info: p.contact_info,
       visible: p.visible === 1,
       approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
-      themes: themes.filter((t) => t.permit_id === p.id).map((t) => t.name).sort(),
+      themes: themes
+        .filter((t) => t.permit_id === p.id)
+        .map((t) => t.name)
+        .sort(),
       risks: risks
         .filter((r) => r.permit_id === p.id)
-        .map((r) => ({ risk_type: r.risk_type, level: r.level, title: r.title, description: r.description, legal_basis: r.legal_basis, consequence: r.consequence, prevention: r.prevention })),
+        .map((r) => ({
+          risk_type: r.risk_type,
+          level: r.level,
+          title: r.title,
+          description: r.description,
+          legal_basis: r.legal_basis,
+          consequence: r.consequence,
+          prevention: r.prevention,
+        })),
     });
   }
   return out;

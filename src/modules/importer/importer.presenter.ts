@@ -83,9 +83,7 @@ export function presentThemeOptions(
 ): ThemeOptions {
   const out: ThemeOptions['regions'] = {};
   for (const [name, id] of regions) {
-    out[name] = options
-      .filter((o) => o.region_id === id)
-      .map((o) => ({ ...presentThemeRef(o), option_id: String(o.option_id) }));
+    out[name] = options.filter((o) => o.region_id === id).map((o) => ({ ...presentThemeRef(o), option_id: String(o.option_id) }));
   }
   return { catalog: catalog.map(presentThemeRef), regions: out };
 }

@@ -21,7 +21,9 @@ describe('parse slots', () => {
     const [a, b] = [held(), held()];
     const running = [slots.run(a.work), slots.run(b.work)];
     expect(refusal(await slots.run(async () => 'never').catch((e: unknown) => e))).toEqual({
-      status: 429, message: PARSES_BUSY_MESSAGE, headers: { 'retry-after': '1' },
+      status: 429,
+      message: PARSES_BUSY_MESSAGE,
+      headers: { 'retry-after': '1' },
     });
     a.finish();
     await running[0];
@@ -45,7 +47,9 @@ describe('parse slots', () => {
     const busy = slots.run(second.work);
     const started = performance.now();
     expect(refusal(await slots.run(async () => 'never').catch((e: unknown) => e))).toEqual({
-      status: 429, message: PARSES_BUSY_MESSAGE, headers: { 'retry-after': '1' },
+      status: 429,
+      message: PARSES_BUSY_MESSAGE,
+      headers: { 'retry-after': '1' },
     });
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     second.finish();

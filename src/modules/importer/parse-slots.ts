@@ -12,7 +12,10 @@ export class ParseSlots {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly max: number, private readonly waitMs: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly waitMs: number,
+  ) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     await this.acquire();

@@ -28,13 +28,14 @@ const rejection = async (p: Promise<unknown>) => {
 };
 
 describe('parse worker threads', () => {
-  it('give exactly what parseWorkbook gives in the process, keep the caller\'s buffer, and hand a refusal back as the parser made it', async () => {
+  it("give exactly what parseWorkbook gives in the process, keep the caller's buffer, and hand a refusal back as the parser made it", async () => {
     const w = workers(384);
     const content = Buffer.from(CITY);
     expect(await w.parse(content, DEFAULT_PARSE_LIMITS)).toEqual(await parseWorkbook(CITY));
     expect(content.equals(CITY)).toBe(true);
     expect(await rejection(w.parse(CITY, { ...DEFAULT_PARSE_LIMITS, maxCells: 100 }))).toEqual([
-      '工作簿单元格数超过上限（每个工作簿最多 100 个单元格），已拒绝', 'too_many_cells',
+      '工作簿单元格数超过上限（每个工作簿最多 100 个单元格），已拒绝',
+      'too_many_cells',
     ]);
   });
 
@@ -58,7 +59,7 @@ describe('parse worker threads', () => {
     expect(large.idleThreads).toBe(0);
   });
 
-  it('refuse a workbook that fills a thread\'s memory, ending only that thread; the next parse runs normally', async () => {
+  it("refuse a workbook that fills a thread's memory, ending only that thread; the next parse runs normally", async () => {
     const w = workers(32);
     expect(await rejection(w.parse(await gridWorkbook(HEAVY_ROWS), DEFAULT_PARSE_LIMITS))).toEqual([OUT_OF_MEMORY_MESSAGE, 'out_of_memory']);
     expect(w.idleThreads).toBe(0);

@@ -47,8 +47,6 @@ export async function encodeParsed(workbook: ParsedWorkbook): Promise<string> {
 
 /** Reads what encodeParsed wrote (plain JSON is accepted as well). */
 export function decodeParsed(stored: string): ParsedWorkbook {
-  const json = stored.startsWith(GZIP_PREFIX)
-    ? gunzipSync(Buffer.from(stored.slice(GZIP_PREFIX.length), 'base64')).toString('utf8')
-    : stored;
+  const json = stored.startsWith(GZIP_PREFIX) ? gunzipSync(Buffer.from(stored.slice(GZIP_PREFIX.length), 'base64')).toString('utf8') : stored;
   return JSON.parse(json) as ParsedWorkbook;
 }

@@ -1,9 +1,7 @@
 import type { PlannedPermit, PlanRef, SheetCounts } from './import-plan.types.js';
 import { refKey } from './plan-refs.js';
 
-const zero = (): SheetCounts => ({
-  permits: 0, risks: 0, new: 0, changed: 0, unchanged: 0, risks_added: 0, risks_removed: 0, themes_linked: 0,
-});
+const zero = (): SheetCounts => ({ permits: 0, risks: 0, new: 0, changed: 0, unchanged: 0, risks_added: 0, risks_removed: 0, themes_linked: 0 });
 
 /**
  * Counts of one sheet: its distinct permits and their status, the risk rows on the sheet, the

@@ -39,8 +39,7 @@ export function departmentsOf(p: ParsedPermit): string[] {
 const FIELD_NAMES: Array<keyof PermitFields> = ['code', 'name', 'implementation_level', 'internal_contact', 'contact_info', 'visible'];
 
 /** One string per risk for comparing lists: fields joined by control characters XML (so xlsx text) cannot hold; null kept apart from ''. */
-const riskKey = (r: RiskFields) =>
-  RISK_FIELD_NAMES.map((k) => (r[k] === null ? '\u0000' : r[k])).join('\u0001');
+const riskKey = (r: RiskFields) => RISK_FIELD_NAMES.map((k) => (r[k] === null ? '\u0000' : r[k])).join('\u0001');
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
@@ -68,12 +67,7 @@ export interface ContentDiff {
  * approval departments (in order) and the risk list (in order, on every field). Theme changes
  * are added by the caller, who knows the union rule.
  */
-export function diffContent(
-  fields: PermitFields,
-  departments: string[],
-  risks: RiskFields[],
-  existing: ExistingPermit | null,
-): ContentDiff {
+export function diffContent(fields: PermitFields, departments: string[], risks: RiskFields[], existing: ExistingPermit | null): ContentDiff {
   if (!existing) return { changedFields: [], risksAdded: risks.length, risksRemoved: 0 };
   const newKeys = risks.map(riskKey);
   const changedFields: string[] = FIELD_NAMES.filter((f) => fields[f] !== existing[f]);
@@ -89,8 +83,6 @@ export function sameContent(
   b: { fields: PermitFields; departments: string[]; risks: RiskFields[] },
 ): boolean {
   return (
-    FIELD_NAMES.every((f) => a.fields[f] === b.fields[f]) &&
-    sameList(a.departments, b.departments) &&
-    sameList(a.risks.map(riskKey), b.risks.map(riskKey))
+    FIELD_NAMES.every((f) => a.fields[f] === b.fields[f]) && sameList(a.departments, b.departments) && sameList(a.risks.map(riskKey), b.risks.map(riskKey))
   );
 }

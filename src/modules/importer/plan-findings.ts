@@ -38,8 +38,7 @@ export class SheetFindings {
   }
 }
 
-export const countBy = (findings: Finding[], severity: Finding['severity']) =>
-  findings.reduce((n, f) => n + (f.severity === severity ? 1 : 0), 0);
+export const countBy = (findings: Finding[], severity: Finding['severity']) => findings.reduce((n, f) => n + (f.severity === severity ? 1 : 0), 0);
 
 /** Every finding of a plan: the workbook's own and each sheet's. */
 export function allFindings(plan: ImportPlan): Finding[] {

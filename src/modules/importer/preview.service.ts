@@ -40,12 +40,7 @@ async function themeOptionsFor(db: Executor, plan: ImportPlan, state: ImportStat
 /**
  * The session description: the session, then the preview of all its sheets.
  */
-export async function describeSession(
-  db: Executor,
-  user: CurrentUser,
-  session: ImportSessionHead,
-  workbook: ParsedWorkbook,
-): Promise<SessionDescription> {
+export async function describeSession(db: Executor, user: CurrentUser, session: ImportSessionHead, workbook: ParsedWorkbook): Promise<SessionDescription> {
   const { plan, state, actor, department } = await planSession(db, user, session, workbook, PREVIEW_OPTIONS);
   return { ...presentSession(session, department), ...presentPreview(plan, await themeOptionsFor(db, plan, state, actor)) };
 }

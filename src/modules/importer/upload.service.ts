@@ -23,7 +23,10 @@ export interface WorkbookUpload {
 /** A stored file name: the last path segment, no control characters, at most 200 characters. */
 function cleanFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/\p{Cc}/gu, '').trim().slice(-200);
+  const clean = base
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(-200);
   return clean === '' ? 'workbook.xlsx' : clean;
 }
 
@@ -56,16 +59,14 @@ export async function parseUploadedWorkbook(ctx: AppContext, content: Buffer): P
  * Upload step (also re-import and demo data): parse, store the session with the workbook and its
  * parsed form (so any instance can preview and commit it), and answer with its preview.
  */
-export async function createImportSession(
-  ctx: AppContext,
-  user: CurrentUser,
-  upload: WorkbookUpload,
-  binding: Binding,
-): Promise<SessionDescription> {
+export async function createImportSession(ctx: AppContext, user: CurrentUser, upload: WorkbookUpload, binding: Binding): Promise<SessionDescription> {
   if (upload.content.length === 0) throw badRequest('上传的文件为空');
   const parsed = await parseUploadedWorkbook(ctx, upload.content);
   const now = ctx.now();
-  await deleteExpiredSessions(ctx.db, nowIso(() => now));
+  await deleteExpiredSessions(
+    ctx.db,
+    nowIso(() => now),
+  );
   const session = {
     id: randomUUID(),
     uploader_id: user.id,

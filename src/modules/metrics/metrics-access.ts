@@ -61,9 +61,7 @@ export function metricsAccess(config: Pick<Config, 'metricsToken' | 'host'>): (r
       return given !== '' && sameSecret(given, token) ? null : new AppError(401, METRICS_TOKEN_REQUIRED);
     }
     const name = hostName(req.headers.host);
-    const local = LOOPBACK.test(req.socket.remoteAddress ?? '')
-      && PROXY_HEADERS.every((h) => req.headers[h] === undefined)
-      && name !== null && names.has(name);
+    const local = LOOPBACK.test(req.socket.remoteAddress ?? '') && PROXY_HEADERS.every((h) => req.headers[h] === undefined) && name !== null && names.has(name);
     return local ? null : new AppError(403, METRICS_LOCAL_ONLY);
   };
 }

@@ -12,11 +12,7 @@ import { metricsAccess } from './metrics-access.js';
  */
 export function registerHttpMetrics(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onResponse', async (req, reply) => {
-    const labels = {
-      route: req.routeOptions.url ?? 'unmatched',
-      method: req.method,
-      status_class: `${Math.floor(reply.statusCode / 100)}xx`,
-    };
+    const labels = { route: req.routeOptions.url ?? 'unmatched', method: req.method, status_class: `${Math.floor(reply.statusCode / 100)}xx` };
     ctx.metrics.httpRequests.inc(labels);
     ctx.metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
   });
@@ -36,13 +32,17 @@ function databaseGauges(ctx: AppContext, readDbh: DatabaseHandle | null): void {
     .filter((p) => p.h.pool)
     .map((p) => ({ database: p.database, pool: p.h.pool! }));
   if (pools.length > 0) {
-    ctx.metrics.gauge('lawrisk_db_pool_connections', 'PostgreSQL pool connections (state: total = open, idle = open and unused)',
-      ['database', 'state'], (set) => {
+    ctx.metrics.gauge(
+      'lawrisk_db_pool_connections',
+      'PostgreSQL pool connections (state: total = open, idle = open and unused)',
+      ['database', 'state'],
+      (set) => {
         for (const { database, pool } of pools) {
           set(pool.totalCount, { database, state: 'total' });
           set(pool.idleCount, { database, state: 'idle' });
         }
-      });
+      },
+    );
     ctx.metrics.gauge('lawrisk_db_pool_waiting_queries', 'Queries waiting for a free PostgreSQL pool connection', ['database'], (set) => {
       for (const { database, pool } of pools) set(pool.waitingCount, { database });
     });
@@ -60,16 +60,22 @@ function databaseGauges(ctx: AppContext, readDbh: DatabaseHandle | null): void {
 /** Gauges of this instance's search index and of the change feed that keeps it fresh. */
 function searchGauges(app: FastifyInstance, ctx: AppContext): void {
   const { metrics } = ctx;
-  metrics.gauge('lawrisk_search_index_documents', 'Permits in this instance\'s search index', [], (set) => set(app.searchIndex.loadedIndex.size));
-  metrics.gauge('lawrisk_search_index_terms', 'Distinct terms in this instance\'s search index dictionary', [], (set) =>
-    set(app.searchIndex.loadedIndex.termCount));
-  metrics.gauge('lawrisk_search_index_version', 'Changes applied to this instance\'s search index since start (rises on every change)', [],
-    (set) => set(app.searchIndex.version));
+  metrics.gauge('lawrisk_search_index_documents', "Permits in this instance's search index", [], (set) => set(app.searchIndex.loadedIndex.size));
+  metrics.gauge('lawrisk_search_index_terms', "Distinct terms in this instance's search index dictionary", [], (set) =>
+    set(app.searchIndex.loadedIndex.termCount),
+  );
+  metrics.gauge('lawrisk_search_index_version', "Changes applied to this instance's search index since start (rises on every change)", [], (set) =>
+    set(app.searchIndex.version),
+  );
   metrics.gauge('lawrisk_search_index_age_seconds', 'Seconds since this instance last rebuilt its search index in full', [], (set) =>
-    set(app.searchIndex.ageMs / 1000));
-  metrics.gauge('lawrisk_change_feed_poll_age_seconds',
+    set(app.searchIndex.ageMs / 1000),
+  );
+  metrics.gauge(
+    'lawrisk_change_feed_poll_age_seconds',
     'Seconds since this instance last read the shared change feed successfully (stays below 1 unless the database is unreachable)',
-    [], (set) => set(app.changeFeed.pollAgeMs / 1000));
+    [],
+    (set) => set(app.changeFeed.pollAgeMs / 1000),
+  );
 }
 
 /**

@@ -9,16 +9,13 @@ export const OperationLogEntry = Shape(
   {
     id: Id(),
     created_at: Timestamp(),
-    operator: Shape(
-      { id: Nullable(Id()), username: text(), display_name: text() },
-      { description: 'Who acted (for a login: the username tried).' },
-    ),
+    operator: Shape({ id: Nullable(Id()), username: text(), display_name: text() }, { description: 'Who acted (for a login: the username tried).' }),
     operation_type: Type.String({ description: 'e.g. `login`, `create`, `update`, `delete`, `import`, `restore`, `checkpoint`.' }),
     target: Shape({ type: text('e.g. `user`, `permit`, `checkpoint`.'), id: text(), name: text() }, { description: 'What was acted on.' }),
     summary: Type.String({ description: 'What happened, in Chinese.' }),
     params: Type.Unknown({ description: 'The request parameters as JSON, passwords and file contents removed.' }),
     outcome: Type.String({ enum: ['success', 'failure'] }),
-    error_message: text('The failure\'s message.'),
+    error_message: text("The failure's message."),
     duration_ms: Nullable(Type.Number()),
     client_ip: text(),
     request_id: text(),

@@ -20,11 +20,7 @@ export function presentOperationLog(row: LogRow): Static<typeof OperationLogEntr
   return {
     id: String(row.id),
     created_at: row.created_at,
-    operator: {
-      id: recordIdText(row.operator_id),
-      username: row.operator_username,
-      display_name: row.operator_name,
-    },
+    operator: { id: recordIdText(row.operator_id), username: row.operator_username, display_name: row.operator_name },
     operation_type: row.operation_type,
     target: { type: row.target_type, id: row.target_id, name: row.target_name },
     summary: row.summary,

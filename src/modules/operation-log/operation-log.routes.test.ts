@@ -25,10 +25,16 @@ describe.each(testDialects())('operation log listing on %s', (dialect) => {
         operator_username: mine ? 'clerk' : 'admin',
         operator_name: mine ? '办事员' : null,
         operation_type: TYPES[i % 3],
-        target_type: 'permit', target_id: String(i), target_name: `许可 ${i}`, summary: `第 ${i} 条`,
+        target_type: 'permit',
+        target_id: String(i),
+        target_name: `许可 ${i}`,
+        summary: `第 ${i} 条`,
         params: JSON.stringify({ i, nested: { ok: true } }),
-        outcome: i % 5 === 0 ? 'failure' : 'success', error_message: i % 5 === 0 ? '失败原因' : null,
-        duration_ms: i, client_ip: '10.0.0.1', request_id: `req-${i}`,
+        outcome: i % 5 === 0 ? 'failure' : 'success',
+        error_message: i % 5 === 0 ? '失败原因' : null,
+        duration_ms: i,
+        client_ip: '10.0.0.1',
+        request_id: `req-${i}`,
       };
     });
     await t.dbh.db.insertInto('operation_logs').values(rows).execute();
@@ -57,17 +63,32 @@ describe.each(testDialects())('operation log listing on %s', (dialect) => {
   it('shows each entry with its operator, target and parsed parameters', async () => {
     const entry = (await list('?operation_type=update&limit=1&offset=0')).logs[0];
     expect(entry).toEqual({
-      id: expect.stringMatching(/^\d+$/), created_at: '2026-01-01T00:01:58.000Z',
-      operator: { id: '1', username: 'admin', display_name: null }, operation_type: 'update',
-      target: { type: 'permit', id: '118', name: '许可 118' }, summary: '第 118 条', params: { i: 118, nested: { ok: true } },
-      outcome: 'success', error_message: null, duration_ms: 118, client_ip: '10.0.0.1', request_id: 'req-118',
+      id: expect.stringMatching(/^\d+$/),
+      created_at: '2026-01-01T00:01:58.000Z',
+      operator: { id: '1', username: 'admin', display_name: null },
+      operation_type: 'update',
+      target: { type: 'permit', id: '118', name: '许可 118' },
+      summary: '第 118 条',
+      params: { i: 118, nested: { ok: true } },
+      outcome: 'success',
+      error_message: null,
+      duration_ms: 118,
+      client_ip: '10.0.0.1',
+      request_id: 'req-118',
     });
   });
 
   it('clamps limit to 1..500 and offset to 0 and above, with defaults for non-numbers', async () => {
     const cases: Array<[string, number, number]> = [
-      ['?limit=0', 1, 0], ['?limit=-3', 1, 0], ['?limit=1000', 500, 0], ['?limit=abc', 50, 0], ['?limit=2.5', 50, 0],
-      ['?offset=-5', 50, 0], ['?offset=abc', 50, 0], ['?limit=500&offset=120', 500, 120], ['?limit=7&offset=3', 7, 3],
+      ['?limit=0', 1, 0],
+      ['?limit=-3', 1, 0],
+      ['?limit=1000', 500, 0],
+      ['?limit=abc', 50, 0],
+      ['?limit=2.5', 50, 0],
+      ['?offset=-5', 50, 0],
+      ['?offset=abc', 50, 0],
+      ['?limit=500&offset=120', 500, 120],
+      ['?limit=7&offset=3', 7, 3],
     ];
     for (const [query, limit, offset] of cases) {
       const data = await list(query);

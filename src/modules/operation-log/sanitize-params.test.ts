@@ -6,16 +6,33 @@ const HIDDEN = '[已隐藏]';
 describe('sanitizeParams', () => {
   it('hides credentials, session ids and file contents under any key that names them', () => {
     const keys = [
-      'password', 'Password', 'old_password', 'new_password', 'default_password', 'passwd', 'pwd', 'secret', 'client_secret',
-      'token', 'api_token', 'cookie', 'session_id', 'sessionId', 'sessionid', 'content', 'file', 'buffer',
+      'password',
+      'Password',
+      'old_password',
+      'new_password',
+      'default_password',
+      'passwd',
+      'pwd',
+      'secret',
+      'client_secret',
+      'token',
+      'api_token',
+      'cookie',
+      'session_id',
+      'sessionId',
+      'sessionid',
+      'content',
+      'file',
+      'buffer',
     ];
     for (const key of keys) expect(sanitizeParams({ [key]: 'S3CRET', keep: 'ok' }), key).toEqual({ [key]: HIDDEN, keep: 'ok' });
   });
 
   it('looks into nested objects and arrays (JSON bodies) as into flat form fields', () => {
     expect(sanitizeParams({ username: 'zjj', password: 'S3CRET' })).toEqual({ username: 'zjj', password: HIDDEN });
-    expect(sanitizeParams({ overrides: { 表一: { password: 'S3CRET', region: '甲区' } } }))
-      .toEqual({ overrides: { 表一: { password: HIDDEN, region: '甲区' } } });
+    expect(sanitizeParams({ overrides: { 表一: { password: 'S3CRET', region: '甲区' } } })).toEqual({
+      overrides: { 表一: { password: HIDDEN, region: '甲区' } },
+    });
     expect(sanitizeParams({ users: [{ name: 'a', password: 'S3CRET' }, 'text'] })).toEqual({ users: [{ name: 'a', password: HIDDEN }, 'text'] });
     // A whole object under a secret key goes, whatever it holds.
     expect(sanitizeParams({ token: { value: 'S3CRET' } })).toEqual({ token: HIDDEN });

@@ -24,10 +24,7 @@ function filterQuery(req: FastifyRequest): AdvancedFilterQuery {
 /** Advanced filtering and its options. */
 export function registerAdvancedFilterRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { apiRoot } = ctx.config;
-  const handler = async (req: FastifyRequest) => ({
-    success: true,
-    data: await advancedFilter(ctx.readDb, regionScope(req.user), filterQuery(req)),
-  });
+  const handler = async (req: FastifyRequest) => ({ success: true, data: await advancedFilter(ctx.readDb, regionScope(req.user), filterQuery(req)) });
   app.get(`${apiRoot}/admin/permits/advanced-filter`, { config: { doc: permitDocs.advancedFilterGet } }, handler);
   app.post(`${apiRoot}/admin/permits/advanced-filter`, { config: { doc: permitDocs.advancedFilterPost } }, handler);
 

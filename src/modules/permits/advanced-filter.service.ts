@@ -40,7 +40,13 @@ async function resolveFilter(db: Executor, scope: RegionScope, q: AdvancedFilter
   for (const list of [q.regions, q.themes, q.departments]) {
     if (list.length > MAX_FILTER_VALUES) throw badRequest(`每类筛选条件最多 ${MAX_FILTER_VALUES} 个`);
   }
-  const regionIds = q.regions.length === 0 ? scope : narrow(scope, (await findRegionsByTokens(db, q.regions)).map((r) => r.id));
+  const regionIds =
+    q.regions.length === 0
+      ? scope
+      : narrow(
+          scope,
+          (await findRegionsByTokens(db, q.regions)).map((r) => r.id),
+        );
   let themeIds: number[] | undefined;
   if (q.themes.length > 0) {
     const found = await Promise.all(q.themes.map((t) => findThemeByToken(db, t)));
@@ -65,11 +71,7 @@ export async function advancedFilter(db: Executor, scope: RegionScope, q: Advanc
 }
 
 /** GET /admin/permits/filter-options: what the filter can choose from, within the user's scope. */
-export async function filterOptions(
-  db: Executor,
-  scope: RegionScope,
-  regionToken: string | undefined,
-): Promise<Static<typeof FilterOptions>> {
+export async function filterOptions(db: Executor, scope: RegionScope, regionToken: string | undefined): Promise<Static<typeof FilterOptions>> {
   const [regions, themes] = await Promise.all([listRegionRows(db), listThemeChoices(db)]);
   let departmentRegions = scope;
   if (regionToken) {

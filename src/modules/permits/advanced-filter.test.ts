@@ -40,8 +40,27 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
     const qfCity = countWhere((p) => p.region_code === QIANFENG || p.region_code === CITY);
     expect((await filter(`regions=${QIANFENG}`)).total).toBe(qf);
     expect((await filter(qs([['region', '前锋区']]))).total).toBe(qf);
-    expect((await filter(qs([['regions[]', QIANFENG], ['regions[]', '广安市']]))).total).toBe(qfCity);
-    expect((await filter(qs([['regions', QIANFENG], ['regions', CITY], ['regions', ' ']]))).total).toBe(qfCity);
+    expect(
+      (
+        await filter(
+          qs([
+            ['regions[]', QIANFENG],
+            ['regions[]', '广安市'],
+          ]),
+        )
+      ).total,
+    ).toBe(qfCity);
+    expect(
+      (
+        await filter(
+          qs([
+            ['regions', QIANFENG],
+            ['regions', CITY],
+            ['regions', ' '],
+          ]),
+        )
+      ).total,
+    ).toBe(qfCity);
     expect((await post({ regions: [QIANFENG, '', '  ', null] })).total).toBe(qf);
     expect((await post({ region: '前锋区' })).total).toBe(qf);
     const form = await w.form('POST', '/admin/permits/advanced-filter', { 'regions[]': QIANFENG, region: '' });
@@ -52,7 +71,16 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
     const t01 = String(w.seed.themes.get('T01'));
     expect((await filter(qs([['themes', '开办餐饮店']]))).total).toBe(canteen);
     expect((await filter(qs([['theme', t01]]))).total).toBe(canteen);
-    expect((await filter(qs([['themes[]', t01], ['themes[]', '开办网吧']]))).total).toBe(canteenOrCafe);
+    expect(
+      (
+        await filter(
+          qs([
+            ['themes[]', t01],
+            ['themes[]', '开办网吧'],
+          ]),
+        )
+      ).total,
+    ).toBe(canteenOrCafe);
     expect((await post({ themes: ['开办餐饮店', '开办网吧'] })).total).toBe(canteenOrCafe);
     expect((await filter(qs([['themes', 'no such theme']]))).total).toBe(0);
 
@@ -63,7 +91,14 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
     expect((await filter(qs([['departments[]', '市']]))).total).toBe(city);
     expect((await post({ department: '市' })).total).toBe(city);
 
-    const all = await filter(qs([['regions', GUANGAN], ['themes', '开办餐饮店'], ['departments', '区行政审批局'], ['q', '登记']]));
+    const all = await filter(
+      qs([
+        ['regions', GUANGAN],
+        ['themes', '开办餐饮店'],
+        ['departments', '区行政审批局'],
+        ['q', '登记'],
+      ]),
+    );
     const expected = permits().filter(
       (p) => p.region_code === GUANGAN && p.themes.includes('开办餐饮店') && p.approval_departments.includes('区行政审批局') && p.name.includes('登记'),
     );
@@ -71,13 +106,33 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
   });
 
   it('searches permit names literally, wildcards and quotes included', async () => {
-    expect((await filter(qs([['regions', QIANFENG], ['q', '许可']]))).total).toBe(countWhere((p) => p.region_code === QIANFENG && p.name.includes('许可')));
+    expect(
+      (
+        await filter(
+          qs([
+            ['regions', QIANFENG],
+            ['q', '许可'],
+          ]),
+        )
+      ).total,
+    ).toBe(countWhere((p) => p.region_code === QIANFENG && p.name.includes('许可')));
     expect((await post({ search_text: '登记' })).total).toBe(countWhere((p) => p.name.includes('登记')));
     for (const text of ['%', '_', '\\', "' OR '1'='1", '%%登记']) expect((await filter(qs([['q', text]]))).total).toBe(0);
     expect((await filter(qs([['departments', '%']]))).total).toBe(0);
     await w.t.dbh.db
       .insertInto('permits')
-      .values({ region_id: w.seed.regions.get(CITY)!, code: 'PCT', name: '合格率100%_抽检\\备案', implementation_level: null, internal_contact: null, contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x' })
+      .values({
+        region_id: w.seed.regions.get(CITY)!,
+        code: 'PCT',
+        name: '合格率100%_抽检\\备案',
+        implementation_level: null,
+        internal_contact: null,
+        contact_info: null,
+        visible: 1,
+        source_file_id: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
       .execute();
     for (const text of ['100%_', '%_抽', '\\备']) expect((await filter(qs([['q', text]]))).total).toBe(1);
     await w.t.dbh.db.deleteFrom('permits').where('code', '=', 'PCT').execute();
@@ -98,8 +153,14 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
 
   it('defaults and clamps limit and offset', async () => {
     const cases: Array<[string, number, number, number]> = [
-      ['limit=abc', 100, 0, 100], ['limit=2.5', 100, 0, 100], ['limit=0', 1, 0, 1], ['limit=-3', 1, 0, 1],
-      ['limit=5000', 1000, 0, 990], ['offset=x', 100, 0, 100], ['offset=-5', 100, 0, 100], ['offset=980', 100, 980, 10],
+      ['limit=abc', 100, 0, 100],
+      ['limit=2.5', 100, 0, 100],
+      ['limit=0', 1, 0, 1],
+      ['limit=-3', 1, 0, 1],
+      ['limit=5000', 1000, 0, 990],
+      ['offset=x', 100, 0, 100],
+      ['offset=-5', 100, 0, 100],
+      ['offset=980', 100, 980, 10],
       ['offset=5000', 100, 5000, 0],
     ];
     for (const [q, limit, offset, n] of cases) {
@@ -114,8 +175,18 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
   it('keeps a department administrator inside its region, totals included', async () => {
     const ga = countWhere((p) => p.region_code === GUANGAN);
     expect((await filter('', w.district)).total).toBe(ga);
-    expect((await filter(`regions=${QIANFENG}`, w.district))).toMatchObject({ total: 0, permits: [] });
-    expect((await filter(qs([['regions', QIANFENG], ['regions', GUANGAN]]), w.district)).total).toBe(ga);
+    expect(await filter(`regions=${QIANFENG}`, w.district)).toMatchObject({ total: 0, permits: [] });
+    expect(
+      (
+        await filter(
+          qs([
+            ['regions', QIANFENG],
+            ['regions', GUANGAN],
+          ]),
+          w.district,
+        )
+      ).total,
+    ).toBe(ga);
     expect((await filter('q=登记', w.district)).permits.every((p: { region_name: string }) => p.region_name === '广安区')).toBe(true);
     expect((await filter('', w.unbound)).total).toBe(0);
     expect((await w.get('/admin/permits/advanced-filter', null)).statusCode).toBe(401);
@@ -123,7 +194,13 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
 
   it('offers regions, themes and the departments used, per region when asked', async () => {
     const used = (region?: string) =>
-      [...new Set(permits().filter((p) => !region || p.region_code === region).flatMap((p) => p.approval_departments))].sort();
+      [
+        ...new Set(
+          permits()
+            .filter((p) => !region || p.region_code === region)
+            .flatMap((p) => p.approval_departments),
+        ),
+      ].sort();
     const names = (list: Array<{ name: string }>) => list.map((d) => d.name).sort();
     const all = (await w.get('/admin/permits/filter-options')).json().data;
     expect(all.regions.map((r: { code: string }) => r.code)).toEqual([CITY, GUANGAN, QIANFENG]);

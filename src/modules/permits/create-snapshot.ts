@@ -57,8 +57,13 @@ export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): 
         approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
       };
       return {
-        batch_id: batch.id, region_id: p.region_id, permit_id: p.id, permit_name: p.name, permit_code: p.code,
-        permit_data: JSON.stringify(data), risk_count: riskCountOf.get(p.id) ?? 0,
+        batch_id: batch.id,
+        region_id: p.region_id,
+        permit_id: p.id,
+        permit_name: p.name,
+        permit_code: p.code,
+        permit_data: JSON.stringify(data),
+        risk_count: riskCountOf.get(p.id) ?? 0,
       };
     });
     await trx.insertInto('snapshot_permits').values(rows).execute();

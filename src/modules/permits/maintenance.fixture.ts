@@ -44,19 +44,30 @@ export async function maintenanceWorld(dialect: DialectKind, seedOpts: SeedOptio
   await createUser(db, { username: 'city', password: 'City-Pass-123', grade: 90, display_name: '市级账号' });
   await createUser(db, { username: 'unbound', password: 'Unbound-Pass-1', department_id: looseDept, grade: 50 });
   const [admin, city, district, unbound] = await Promise.all([
-    t.login(), t.login('city', 'City-Pass-123'), t.login('district', 'District-Pass-1'), t.login('unbound', 'Unbound-Pass-1'),
+    t.login(),
+    t.login('city', 'City-Pass-123'),
+    t.login('district', 'District-Pass-1'),
+    t.login('unbound', 'Unbound-Pass-1'),
   ]);
   const changes: DataChange[] = [];
   t.ctx.onDataChanged.push((c) => void changes.push(c));
   const cookieHeader = (cookie: string | null) => (cookie === null ? {} : { cookie });
   return {
-    t, seed, changes, admin, city, district, unbound,
+    t,
+    seed,
+    changes,
+    admin,
+    city,
+    district,
+    unbound,
     get: (url, cookie = admin) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: cookieHeader(cookie) }),
     send: (method, url, payload, cookie = admin) =>
       t.app.inject({ method, url: `${API}${url}`, headers: cookieHeader(cookie), ...(payload === undefined ? {} : { payload: payload as object }) }),
     form: (method, url, fields, cookie = admin) =>
       t.app.inject({
-        method, url: `${API}${url}`, payload: new URLSearchParams(fields).toString(),
+        method,
+        url: `${API}${url}`,
+        payload: new URLSearchParams(fields).toString(),
         headers: { ...cookieHeader(cookie), 'content-type': 'application/x-www-form-urlencoded' },
       }),
     lastLog: () => db.selectFrom('operation_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst(),

@@ -27,21 +27,30 @@ export const NO_THEME_MESSAGE = '未找到许可所属主题,无法删除';
 export async function deletePermit(ctx: AppContext, scope: RegionScope, req: DeletePermitRequest): Promise<DeletePermitResult> {
   if (!req.region || !req.permit) throw badRequest('region_id 和 permit_id 均为必填');
   const { region, permit } = req;
-  return writeChange(ctx, async (trx) => {
-    const regionRow = await requireRegionForChange(trx, region, scope);
-    const row = await findPermitByToken(trx, regionRow.id, permit);
-    if (!row) throw notFound(PERMIT_NOT_FOUND);
-    // A given theme must be one of the permit's; a blank one is resolved from the permit.
-    const themes = await permitThemeRefs(trx, row);
-    const theme = req.theme ? matchTheme(themes, req.theme) : (themes[0] ?? null);
-    if (!theme) throw badRequest(NO_THEME_MESSAGE);
+  return writeChange(
+    ctx,
+    async (trx) => {
+      const regionRow = await requireRegionForChange(trx, region, scope);
+      const row = await findPermitByToken(trx, regionRow.id, permit);
+      if (!row) throw notFound(PERMIT_NOT_FOUND);
+      // A given theme must be one of the permit's; a blank one is resolved from the permit.
+      const themes = await permitThemeRefs(trx, row);
+      const theme = req.theme ? matchTheme(themes, req.theme) : (themes[0] ?? null);
+      if (!theme) throw badRequest(NO_THEME_MESSAGE);
 
-    const batchId = await createSnapshotBatch(trx, {
-      reason: 'delete', editedBy: req.editedBy, changeSummary: req.changeSummary, permitIds: [row.id], now: nowIso(ctx.now),
-    });
-    const batch = await trx.selectFrom('snapshot_batches').select('risk_count').where('id', '=', batchId!).executeTakeFirstOrThrow();
-    await crashPoint('permit-delete');
-    if (!(await deletePermitRow(trx, row.id))) throw notFound(PERMIT_NOT_FOUND);
-    return presentDeletedPermit(row, theme, batchId!, batch.risk_count);
-  }, (result) => ({ kind: 'permits', permitIds: [Number(result.permit_id)] }), { catalogueLock: true });
+      const batchId = await createSnapshotBatch(trx, {
+        reason: 'delete',
+        editedBy: req.editedBy,
+        changeSummary: req.changeSummary,
+        permitIds: [row.id],
+        now: nowIso(ctx.now),
+      });
+      const batch = await trx.selectFrom('snapshot_batches').select('risk_count').where('id', '=', batchId!).executeTakeFirstOrThrow();
+      await crashPoint('permit-delete');
+      if (!(await deletePermitRow(trx, row.id))) throw notFound(PERMIT_NOT_FOUND);
+      return presentDeletedPermit(row, theme, batchId!, batch.risk_count);
+    },
+    (result) => ({ kind: 'permits', permitIds: [Number(result.permit_id)] }),
+    { catalogueLock: true },
+  );
 }

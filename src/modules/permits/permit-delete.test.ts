@@ -12,7 +12,14 @@ describe.each(testDialects())('DELETE /admin/permits on %s', (dialect) => {
   const db = () => w.t.dbh.db;
   const idOf = (region: string, code: string) => w.seed.permits.get(`${region}:${code}`)!;
   const count = async (table: 'permits' | 'risks' | 'snapshot_batches' | 'snapshot_risks' | 'permit_themes') =>
-    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db()
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const state = async () => Promise.all([count('permits'), count('risks'), count('snapshot_batches'), count('permit_themes')]);
 
   beforeAll(async () => {
@@ -38,7 +45,7 @@ describe.each(testDialects())('DELETE /admin/permits on %s', (dialect) => {
     for (const payload of [
       { region_id: GUANGAN, permit_id: '999999' },
       { region_id: GUANGAN, permit_id: String(idOf(QIANFENG, themed(QIANFENG)[0].code)) },
-      { region_id: GUANGAN, permit_id: "1; DELETE FROM permits; --" },
+      { region_id: GUANGAN, permit_id: '1; DELETE FROM permits; --' },
     ]) {
       const res = await w.send('DELETE', '/admin/permits', payload);
       expect(res.statusCode).toBe(404);
@@ -60,8 +67,13 @@ describe.each(testDialects())('DELETE /admin/permits on %s', (dialect) => {
     const data = res.json().data;
     const resolved = Math.min(...p.themes.map((name) => w.seed.themesByName.get(name)!));
     expect(data).toEqual({
-      deleted: true, permit_id: String(id), permit_name: p.name, region_id: String(w.seed.regions.get(GUANGAN)),
-      theme_id: String(resolved), snapshot_batch_id: data.snapshot_batch_id, risk_count: p.risks.length,
+      deleted: true,
+      permit_id: String(id),
+      permit_name: p.name,
+      region_id: String(w.seed.regions.get(GUANGAN)),
+      theme_id: String(resolved),
+      snapshot_batch_id: data.snapshot_batch_id,
+      risk_count: p.risks.length,
     });
     expect(await state()).toEqual([permits - 1, risks - p.risks.length, batches + 1, expect.any(Number)]);
     expect(await db().selectFrom('permit_themes').select('theme_id').where('permit_id', '=', id).execute()).toEqual([]);
@@ -77,7 +89,12 @@ describe.each(testDialects())('DELETE /admin/permits on %s', (dialect) => {
     expect(saved.map((r) => r.title)).toEqual(p.risks.map((r) => r.title));
     expect(w.changes).toEqual([{ kind: 'permits', permitIds: [id] }]);
     expect(await w.lastLog()).toMatchObject({
-      operation_type: 'delete', target_type: 'permit', target_id: String(id), target_name: p.name, outcome: 'success', operator_username: 'admin',
+      operation_type: 'delete',
+      target_type: 'permit',
+      target_id: String(id),
+      target_name: p.name,
+      outcome: 'success',
+      operator_username: 'admin',
     });
     const again = await w.send('DELETE', '/admin/permits', { region_id: GUANGAN, permit_id: String(id) });
     expect(again.statusCode).toBe(404);
@@ -86,9 +103,7 @@ describe.each(testDialects())('DELETE /admin/permits on %s', (dialect) => {
   it('takes a form body or the query string, a given theme, edited_by and change_summary', async () => {
     const [, p1, p2] = themed(GUANGAN);
     const theme = p1.themes.at(-1)!;
-    const form = await w.form('DELETE', '/admin/permits', {
-      region: '广安区', permit: p1.code, theme, edited_by: '  张三 ', change_summary: '重复事项',
-    });
+    const form = await w.form('DELETE', '/admin/permits', { region: '广安区', permit: p1.code, theme, edited_by: '  张三 ', change_summary: '重复事项' });
     expect(form.statusCode).toBe(200);
     expect(form.json().data.theme_id).toBe(String(w.seed.themesByName.get(theme)));
     const batch = await db().selectFrom('snapshot_batches').selectAll().where('id', '=', Number(form.json().data.snapshot_batch_id)).executeTakeFirstOrThrow();
@@ -96,7 +111,11 @@ describe.each(testDialects())('DELETE /admin/permits on %s', (dialect) => {
 
     const query = await w.send('DELETE', `/admin/permits?region_id=${GUANGAN}&permit_id=${p2.code}&change_summary=%20`, undefined, w.city);
     expect(query.statusCode).toBe(200);
-    const cityBatch = await db().selectFrom('snapshot_batches').selectAll().where('id', '=', Number(query.json().data.snapshot_batch_id)).executeTakeFirstOrThrow();
+    const cityBatch = await db()
+      .selectFrom('snapshot_batches')
+      .selectAll()
+      .where('id', '=', Number(query.json().data.snapshot_batch_id))
+      .executeTakeFirstOrThrow();
     // edited_by defaults to the username, then the display name.
     expect(cityBatch).toMatchObject({ edited_by: 'city', change_summary: null });
   });

@@ -54,8 +54,18 @@ export interface FieldProblem {
 }
 
 const TOP_LEVEL = new Set([
-  'updated_at', 'name', 'code', 'implementation_level', 'internal_contact', 'contact_info', 'visible',
-  'approval_departments', 'theme_ids', 'risks', 'edited_by', 'change_summary',
+  'updated_at',
+  'name',
+  'code',
+  'implementation_level',
+  'internal_contact',
+  'contact_info',
+  'visible',
+  'approval_departments',
+  'theme_ids',
+  'risks',
+  'edited_by',
+  'change_summary',
 ]);
 const RISK_FIELDS = new Set<string>(['id', ...RISK_FIELD_NAMES]);
 const OPTIONAL_TEXT = ['code', 'implementation_level', 'internal_contact', 'contact_info'] as const;
@@ -98,8 +108,17 @@ function textList(problems: Problems, field: string, v: unknown, label: string):
 }
 
 const LABELS = {
-  name: '事项名称', code: '事项编码', implementation_level: '实施层级', internal_contact: '内部联系人', contact_info: '对外咨询电话',
-  risk_type: '风险类型', title: '风险点', description: '风险描述', legal_basis: '法律依据', consequence: '法律后果', prevention: '防范建议',
+  name: '事项名称',
+  code: '事项编码',
+  implementation_level: '实施层级',
+  internal_contact: '内部联系人',
+  contact_info: '对外咨询电话',
+  risk_type: '风险类型',
+  title: '风险点',
+  description: '风险描述',
+  legal_basis: '法律依据',
+  consequence: '法律后果',
+  prevention: '防范建议',
 } as const;
 
 function readRisk(problems: Problems, i: number, v: unknown): RiskInput | null {
@@ -153,8 +172,8 @@ export function readPermitEdit(body: Input): PermitEdit {
     else problems.add('visible', '检索可见应为 true 或 false');
   }
 
-  const approvalDepartments = input.approval_departments === undefined ? undefined
-    : textList(problems, 'approval_departments', input.approval_departments, '审批部门');
+  const approvalDepartments =
+    input.approval_departments === undefined ? undefined : textList(problems, 'approval_departments', input.approval_departments, '审批部门');
 
   let themeIds: number[] | undefined;
   if (input.theme_ids !== undefined) {
@@ -194,6 +213,9 @@ export function readPermitEdit(body: Input): PermitEdit {
 /** 400 with every problem: the message names the first ones, `data.errors` lists them all by field. */
 export function refuseIfAny(list: FieldProblem[]): void {
   if (list.length === 0) return;
-  const shown = list.slice(0, 3).map((p) => p.message).join('；');
+  const shown = list
+    .slice(0, 3)
+    .map((p) => p.message)
+    .join('；');
   throw badRequest(list.length > 3 ? `${shown}；等共 ${list.length} 处问题` : shown, { data: { errors: list } });
 }

@@ -35,9 +35,20 @@ function nextVersion(now: string, previous: string): string {
 
 async function stateOf(trx: Executor, permit: PermitRow): Promise<PermitState> {
   const [themes, departments, risks] = await Promise.all([
-    trx.selectFrom('permit_themes as pt').innerJoin('themes as t', 't.id', 'pt.theme_id').select(['t.id', 't.name']).where('pt.permit_id', '=', permit.id).orderBy('t.id').execute(),
-    trx.selectFrom('permit_approval_departments as pa').innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
-      .select('a.name').where('pa.permit_id', '=', permit.id).orderBy('pa.position').execute(),
+    trx
+      .selectFrom('permit_themes as pt')
+      .innerJoin('themes as t', 't.id', 'pt.theme_id')
+      .select(['t.id', 't.name'])
+      .where('pt.permit_id', '=', permit.id)
+      .orderBy('t.id')
+      .execute(),
+    trx
+      .selectFrom('permit_approval_departments as pa')
+      .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
+      .select('a.name')
+      .where('pa.permit_id', '=', permit.id)
+      .orderBy('pa.position')
+      .execute(),
     listPermitRisks(trx, permit.id),
   ]);
   return { permit, themes, departments: departments.map((d) => d.name), risks };
@@ -56,40 +67,52 @@ function riskFields(row: RiskRow | undefined, r: RiskInput, position: number) {
  * undoes the edit), writes what was given, and tells every instance's search index.
  */
 export async function editPermit(ctx: AppContext, scope: RegionScope, rawId: string, edit: PermitEdit, editedBy: string): Promise<PermitEditResult> {
-  return writeChange(ctx, async (trx) => {
-    const id = parseRecordId(rawId);
-    const permit = id === null ? undefined : await findPermitById(trx, id);
-    // Outside the editor's regions the permit does not exist for it, as for its reads.
-    if (!permit || !inScope(scope, permit.region_id)) throw notFound(EDIT_NOT_FOUND);
-    if (permit.updated_at !== edit.version) {
-      throw conflict(`该许可事项已在 ${permit.updated_at} 被修改，您看到的不是最新内容；请刷新后重新编辑`, { data: { updated_at: permit.updated_at } });
-    }
-    const before = await stateOf(trx, permit);
-    const themeNames = await assertEditFits(trx, permit, before, edit);
+  return writeChange(
+    ctx,
+    async (trx) => {
+      const id = parseRecordId(rawId);
+      const permit = id === null ? undefined : await findPermitById(trx, id);
+      // Outside the editor's regions the permit does not exist for it, as for its reads.
+      if (!permit || !inScope(scope, permit.region_id)) throw notFound(EDIT_NOT_FOUND);
+      if (permit.updated_at !== edit.version) {
+        throw conflict(`该许可事项已在 ${permit.updated_at} 被修改，您看到的不是最新内容；请刷新后重新编辑`, { data: { updated_at: permit.updated_at } });
+      }
+      const before = await stateOf(trx, permit);
+      const themeNames = await assertEditFits(trx, permit, before, edit);
 
-    const changes = describePermitEdit(before, edit, themeNames);
-    if (changes === '') return { permitId: permit.id, snapshot: null, changes };
-    const now = nowIso(ctx.now);
-    const snapshot = await createSnapshotBatch(trx, { reason: 'edit', editedBy, changeSummary: edit.changeSummary, permitIds: [permit.id], now });
+      const changes = describePermitEdit(before, edit, themeNames);
+      if (changes === '') return { permitId: permit.id, snapshot: null, changes };
+      const now = nowIso(ctx.now);
+      const snapshot = await createSnapshotBatch(trx, { reason: 'edit', editedBy, changeSummary: edit.changeSummary, permitIds: [permit.id], now });
 
-    const record: Updateable<PermitsTable> = { updated_at: nextVersion(now, permit.updated_at) };
-    const f = edit.fields;
-    if (f.name !== undefined) record.name = f.name;
-    for (const key of ['code', 'implementation_level', 'internal_contact', 'contact_info'] as const) if (f[key] !== undefined) record[key] = f[key];
-    if (f.visible !== undefined) record.visible = f.visible ? 1 : 0;
-    await trx.updateTable('permits').set(record).where('id', '=', permit.id).execute();
+      const record: Updateable<PermitsTable> = { updated_at: nextVersion(now, permit.updated_at) };
+      const f = edit.fields;
+      if (f.name !== undefined) record.name = f.name;
+      for (const key of ['code', 'implementation_level', 'internal_contact', 'contact_info'] as const) if (f[key] !== undefined) record[key] = f[key];
+      if (f.visible !== undefined) record.visible = f.visible ? 1 : 0;
+      await trx.updateTable('permits').set(record).where('id', '=', permit.id).execute();
 
-    if (edit.themeIds !== undefined) {
-      await replaceThemeLinks(trx, permit.id, edit.themeIds);
-      await ensureRegionThemes(trx, edit.themeIds.map((theme_id) => ({ region_id: permit.region_id, theme_id })));
-    }
-    if (edit.approvalDepartments !== undefined) {
-      const ids = await ensureApprovalDepartmentIds(trx, edit.approvalDepartments);
-      await replaceDepartmentLinks(trx, permit.id, edit.approvalDepartments.flatMap((n) => ids.get(n) ?? []));
-    }
-    if (edit.risks !== undefined) await writeRisks(trx, permit.id, before.risks, edit.risks);
-    return { permitId: permit.id, snapshot, changes };
-  }, (r) => (r.changes === '' ? null : { kind: 'permits', permitIds: [r.permitId] }), { catalogueLock: true }).then(async (r) => ({
+      if (edit.themeIds !== undefined) {
+        await replaceThemeLinks(trx, permit.id, edit.themeIds);
+        await ensureRegionThemes(
+          trx,
+          edit.themeIds.map((theme_id) => ({ region_id: permit.region_id, theme_id })),
+        );
+      }
+      if (edit.approvalDepartments !== undefined) {
+        const ids = await ensureApprovalDepartmentIds(trx, edit.approvalDepartments);
+        await replaceDepartmentLinks(
+          trx,
+          permit.id,
+          edit.approvalDepartments.flatMap((n) => ids.get(n) ?? []),
+        );
+      }
+      if (edit.risks !== undefined) await writeRisks(trx, permit.id, before.risks, edit.risks);
+      return { permitId: permit.id, snapshot, changes };
+    },
+    (r) => (r.changes === '' ? null : { kind: 'permits', permitIds: [r.permitId] }),
+    { catalogueLock: true },
+  ).then(async (r) => ({
     permit: (await loadPermitPayloads(ctx.db, [r.permitId], { withRisks: true }))[0],
     snapshot_batch_id: r.snapshot === null ? null : String(r.snapshot),
     changes: r.changes,
@@ -128,7 +151,10 @@ async function assertEditFits(trx: Executor, permit: PermitRow, before: PermitSt
 async function writeRisks(trx: Executor, permitId: number, current: RiskRow[], wanted: RiskInput[]): Promise<void> {
   const byId = new Map(current.map((r) => [r.id, r]));
   const kept = new Set(wanted.flatMap((r) => (r.id === null ? [] : [r.id])));
-  await deleteRisks(trx, current.filter((r) => !kept.has(r.id)).map((r) => r.id));
+  await deleteRisks(
+    trx,
+    current.filter((r) => !kept.has(r.id)).map((r) => r.id),
+  );
   for (const [i, r] of wanted.entries()) {
     const row = r.id === null ? undefined : byId.get(r.id);
     const fields = riskFields(row, r, i + 1);

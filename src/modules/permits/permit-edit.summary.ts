@@ -11,9 +11,7 @@ export interface PermitState {
   risks: RiskRow[];
 }
 
-const FIELD_LABELS = {
-  name: '名称', code: '编码', implementation_level: '实施层级', internal_contact: '内部联系人', contact_info: '对外咨询电话',
-} as const;
+const FIELD_LABELS = { name: '名称', code: '编码', implementation_level: '实施层级', internal_contact: '内部联系人', contact_info: '对外咨询电话' } as const;
 
 const shown = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '（空）' : v.length > 40 ? `${v.slice(0, 40)}…` : v);
 const sameList = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -49,10 +47,15 @@ export function describePermitEdit(before: PermitState, edit: PermitEdit, themeN
     const removed = before.risks.length - kept.length;
     const changed = kept.filter((r) => RISK_FIELD_NAMES.some((k) => r[k] !== undefined && byId.get(r.id!)![k] !== r[k])).length;
     const order = kept.map((r) => r.id);
-    const moved = !sameList(order, before.risks.map((r) => r.id).filter((id) => order.includes(id)));
+    const moved = !sameList(
+      order,
+      before.risks.map((r) => r.id).filter((id) => order.includes(id)),
+    );
     const words = [
-      ...(added > 0 ? [`新增 ${added} 条`] : []), ...(changed > 0 ? [`修改 ${changed} 条`] : []),
-      ...(removed > 0 ? [`删除 ${removed} 条`] : []), ...(moved ? ['调整顺序'] : []),
+      ...(added > 0 ? [`新增 ${added} 条`] : []),
+      ...(changed > 0 ? [`修改 ${changed} 条`] : []),
+      ...(removed > 0 ? [`删除 ${removed} 条`] : []),
+      ...(moved ? ['调整顺序'] : []),
     ];
     if (words.length > 0) parts.push(`风险：${words.join('、')}`);
   }

@@ -44,7 +44,13 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
   const details = async (id: number) => {
     const row = await t.dbh.db.selectFrom('permits').select('region_id').where('id', '=', id).executeTakeFirstOrThrow();
     const res = await t.app.inject({ url: `${API}/admin/permit-details?region=${row.region_id}&permit=${id}`, headers: { cookie: admin } });
-    return res.json().data.permit as { name: string; updated_at: string; risks: EditedRisk[]; themes: { id: string; name: string }[]; approval_departments: string[] } & Record<string, unknown>;
+    return res.json().data.permit as {
+      name: string;
+      updated_at: string;
+      risks: EditedRisk[];
+      themes: { id: string; name: string }[];
+      approval_departments: string[];
+    } & Record<string, unknown>;
   };
   const edit = (id: number, body: object, cookie = admin) =>
     t.app.inject({ method: 'PATCH', url: `${API}/admin/permits/${id}`, payload: body, headers: { cookie } });
@@ -53,24 +59,43 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
     risks: await t.dbh.db.selectFrom('risks').selectAll().where('permit_id', '=', id).orderBy('position').execute(),
     themes: await t.dbh.db.selectFrom('permit_themes').selectAll().where('permit_id', '=', id).orderBy('theme_id').execute(),
     departments: await t.dbh.db.selectFrom('permit_approval_departments').selectAll().where('permit_id', '=', id).orderBy('position').execute(),
-    batches: Number((await t.dbh.db.selectFrom('snapshot_batches').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+    batches: Number(
+      (
+        await t.dbh.db
+          .selectFrom('snapshot_batches')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
   });
   const searchOn = async (app: FastifyInstance, query: string) =>
-    ((await app.inject({ url: `${API}/v2`, query: { query } })).json().data.risk_subject as { permit: { id: string; name: string } }[]);
+    (await app.inject({ url: `${API}/v2`, query: { query } })).json().data.risk_subject as { permit: { id: string; name: string } }[];
 
   it('saves every field at once in one snapshotted change, and the other instance finds the permit by its new name', async () => {
     const before = await details(hotel);
     const res = await edit(hotel, {
-      updated_at: before.updated_at, name: '旅馆业特种行业许可证核发（新版）', code: 'QF-LG-001', implementation_level: '区级',
-      internal_contact: '治安科 张三', contact_info: '0826-8888888', visible: true, approval_departments: ['区公安分局', '区行政审批局'],
+      updated_at: before.updated_at,
+      name: '旅馆业特种行业许可证核发（新版）',
+      code: 'QF-LG-001',
+      implementation_level: '区级',
+      internal_contact: '治安科 张三',
+      contact_info: '0826-8888888',
+      visible: true,
+      approval_departments: ['区公安分局', '区行政审批局'],
       change_summary: '按新目录更新',
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, message: '许可事项已保存' });
     expect(body.data.permit).toMatchObject({
-      id: String(hotel), name: '旅馆业特种行业许可证核发（新版）', code: 'QF-LG-001', implementation_level: '区级',
-      internal_contact: '治安科 张三', contact_info: '0826-8888888', visible: true, approval_departments: ['区公安分局', '区行政审批局'],
+      id: String(hotel),
+      name: '旅馆业特种行业许可证核发（新版）',
+      code: 'QF-LG-001',
+      implementation_level: '区级',
+      internal_contact: '治安科 张三',
+      contact_info: '0826-8888888',
+      visible: true,
+      approval_departments: ['区公安分局', '区行政审批局'],
     });
     expect(body.data.permit.updated_at > before.updated_at).toBe(true);
     expect(body.data.changes).toContain(`名称：${before.name} → 旅馆业特种行业许可证核发（新版）`);
@@ -80,18 +105,27 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
     expect(batch).toMatchObject({ reason: 'edit', edited_by: 'admin', change_summary: '按新目录更新', permit_count: 1, risk_count: before.risks.length });
     const log = await t.dbh.db.selectFrom('operation_logs').selectAll().where('target_type', '=', 'permit').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log).toMatchObject({ operation_type: 'update', outcome: 'success', target_id: String(hotel), target_name: '旅馆业特种行业许可证核发（新版）' });
-    expect(log.summary).toBe(`修改许可事项 旅馆业特种行业许可证核发（新版）：${body.data.changes}（修改前的内容已保存为快照批次 #${body.data.snapshot_batch_id}）`);
+    expect(log.summary).toBe(
+      `修改许可事项 旅馆业特种行业许可证核发（新版）：${body.data.changes}（修改前的内容已保存为快照批次 #${body.data.snapshot_batch_id}）`,
+    );
     // Every instance's index follows within a second.
-    const found = await within(1000, async () => ((await searchOn(other, '旅馆业特种行业许可证核发（新版）'))[0]?.permit.id === String(hotel) ? true : undefined));
+    const found = await within(1000, async () =>
+      (await searchOn(other, '旅馆业特种行业许可证核发（新版）'))[0]?.permit.id === String(hotel) ? true : undefined,
+    );
     expect(found.value).toBe(true);
   });
 
-  it('binds and unbinds themes (offered in the permit\'s region from then on) and hides the permit from search', async () => {
+  it("binds and unbinds themes (offered in the permit's region from then on) and hides the permit from search", async () => {
     const before = await details(hotel);
     const themes = [seed.themesByName.get('开办网吧')!, seed.themesByName.get('举办大型活动')!];
     const res = await edit(hotel, { updated_at: before.updated_at, theme_ids: themes.map(String), visible: false });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.permit.themes.map((t: { id: string }) => Number(t.id)).sort()).toEqual([...themes].sort());
+    expect(
+      res
+        .json()
+        .data.permit.themes.map((t: { id: string }) => Number(t.id))
+        .sort(),
+    ).toEqual([...themes].sort());
     const offered = await t.dbh.db.selectFrom('region_themes').select('theme_id').where('region_id', '=', seed.regions.get('511603')!).execute();
     expect(offered.map((r) => r.theme_id)).toEqual(expect.arrayContaining(themes));
     await within(1000, async () => ((await searchOn(other, '旅馆业特种行业许可证核发（新版）')).some((r) => r.permit.id === String(hotel)) ? undefined : true));
@@ -127,12 +161,23 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
     expect(res.json().data.changes).toContain('风险：新增 1 条、修改 1 条、删除 1 条、调整顺序');
   });
 
-  it('restores the permit as it was before an edit from that edit\'s snapshot', async () => {
+  it("restores the permit as it was before an edit from that edit's snapshot", async () => {
     const before = await state(hotel);
     const read = await details(hotel);
-    const res = await edit(hotel, { updated_at: read.updated_at, name: '改坏了的名字', risks: [{ title: '只剩一条' }], theme_ids: [], approval_departments: [] });
+    const res = await edit(hotel, {
+      updated_at: read.updated_at,
+      name: '改坏了的名字',
+      risks: [{ title: '只剩一条' }],
+      theme_ids: [],
+      approval_departments: [],
+    });
     expect(res.statusCode).toBe(200);
-    const restore = await t.app.inject({ method: 'POST', url: `${API}/admin/permit-risk-snapshots/${res.json().data.snapshot_batch_id}/restore`, payload: {}, headers: { cookie: admin } });
+    const restore = await t.app.inject({
+      method: 'POST',
+      url: `${API}/admin/permit-risk-snapshots/${res.json().data.snapshot_batch_id}/restore`,
+      payload: {},
+      headers: { cookie: admin },
+    });
     expect(restore.statusCode, restore.body).toBe(200);
     const after = await state(hotel);
     const fields = ({ updated_at: _u, ...p }: Record<string, unknown>) => p;
@@ -150,7 +195,8 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
     const second = await edit(hotel, { updated_at: read.updated_at, contact_info: '第二个人改的' });
     expect(second.statusCode).toBe(409);
     expect(second.json()).toEqual({
-      success: false, message: `该许可事项已在 ${first.json().data.permit.updated_at} 被修改，您看到的不是最新内容；请刷新后重新编辑`,
+      success: false,
+      message: `该许可事项已在 ${first.json().data.permit.updated_at} 被修改，您看到的不是最新内容；请刷新后重新编辑`,
       data: { updated_at: first.json().data.permit.updated_at },
     });
     expect(await state(hotel)).toEqual(before);
@@ -164,7 +210,7 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
     expect(await state(hotel)).toEqual(before);
   });
 
-  it('lets a department account edit its own region\'s permits only: another region\'s do not exist for it', async () => {
+  it("lets a department account edit its own region's permits only: another region's do not exist for it", async () => {
     const mine = await details(hotel);
     const own = await edit(hotel, { updated_at: mine.updated_at, contact_info: '区里改的' }, district);
     expect(own.statusCode, own.body).toBe(200);
@@ -174,14 +220,23 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
     const refused = await edit(elsewhere, { updated_at: theirs.updated_at, contact_info: '越权' }, district);
     expect([refused.statusCode, refused.json()]).toEqual([404, { success: false, message: '许可事项不存在' }]);
     expect(await state(elsewhere)).toEqual(before);
-    for (const id of ['999999', 'abc', '0']) expect((await t.app.inject({ method: 'PATCH', url: `${API}/admin/permits/${id}`, payload: { updated_at: 'x' }, headers: { cookie: admin } })).statusCode).toBe(404);
+    for (const id of ['999999', 'abc', '0'])
+      expect(
+        (await t.app.inject({ method: 'PATCH', url: `${API}/admin/permits/${id}`, payload: { updated_at: 'x' }, headers: { cookie: admin } })).statusCode,
+      ).toBe(404);
   });
 
   it('refuses bad input with a message for each field, changing nothing', async () => {
     const read = await details(hotel);
     const base = { updated_at: read.updated_at };
     const otherRisk = await t.dbh.db.selectFrom('risks').select('id').where('permit_id', '=', seed.permits.get(OTHER_REGION)!).executeTakeFirstOrThrow();
-    const takenCode = (await t.dbh.db.selectFrom('permits').select(['code', 'name']).where('region_id', '=', seed.regions.get('511603')!).where('id', '!=', hotel).where('code', 'is not', null).executeTakeFirstOrThrow());
+    const takenCode = await t.dbh.db
+      .selectFrom('permits')
+      .select(['code', 'name'])
+      .where('region_id', '=', seed.regions.get('511603')!)
+      .where('id', '!=', hotel)
+      .where('code', 'is not', null)
+      .executeTakeFirstOrThrow();
     const cases: [object, string, string][] = [
       [{ ...base, name: '   ' }, 'name', '事项名称不能为空'],
       [{ ...base, code: takenCode.code }, 'code', `该区域已有事项编码为 ${takenCode.code} 的许可事项“${takenCode.name}”`],

@@ -46,7 +46,8 @@ function filteredPermits(db: Executor, c: PermitCriteria) {
   if (departments) {
     q = q.where((eb) =>
       eb.exists(
-        eb.selectFrom('permit_approval_departments as pa')
+        eb
+          .selectFrom('permit_approval_departments as pa')
           .innerJoin('approval_departments as a', 'a.id', 'pa.approval_department_id')
           .select('pa.permit_id')
           .whereRef('pa.permit_id', '=', 'p.id')
@@ -77,6 +78,8 @@ export async function filteredPermitIds(db: Executor, c: PermitCriteria, page?: 
 /** How many permits match. */
 export async function countFilteredPermits(db: Executor, c: PermitCriteria): Promise<number> {
   if (noRegion(c)) return 0;
-  const row = await filteredPermits(db, c).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await filteredPermits(db, c)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return toCount(row.n);
 }

@@ -37,12 +37,15 @@ export async function loadPermitPayloads(db: Executor, ids: number[], opts: { wi
     const deptsOf = groupBy(depts, (d) => d.permit_id);
     const risksOf = groupBy(risks, (r) => r.permit_id);
     for (const p of permits) {
-      out.set(p.id, presentPermit(p, {
-        themes: themesOf.get(p.id) ?? [],
-        approvalDepartments: (deptsOf.get(p.id) ?? []).map((d) => d.name),
-        riskCount: countOf.get(p.id) ?? 0,
-        risks: opts.withRisks ? (risksOf.get(p.id) ?? []) : undefined,
-      }));
+      out.set(
+        p.id,
+        presentPermit(p, {
+          themes: themesOf.get(p.id) ?? [],
+          approvalDepartments: (deptsOf.get(p.id) ?? []).map((d) => d.name),
+          riskCount: countOf.get(p.id) ?? 0,
+          risks: opts.withRisks ? (risksOf.get(p.id) ?? []) : undefined,
+        }),
+      );
     }
   }
   return ids.map((id) => out.get(id)).filter((p): p is PermitPayload => p !== undefined);

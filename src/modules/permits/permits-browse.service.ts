@@ -31,11 +31,7 @@ export async function browseRegionPermits(db: Executor, scope: RegionScope, regi
  * the given token, the theme resolved from the permit (only when no token is given), the
  * permit's own theme, the first of its themes.
  */
-export async function permitDetails(
-  db: Executor,
-  scope: RegionScope,
-  req: { region: string; permit: string; theme?: string },
-) {
+export async function permitDetails(db: Executor, scope: RegionScope, req: { region: string; permit: string; theme?: string }) {
   const region = await findRegionByToken(db, req.region);
   // A region outside the user's scope hides its permits exactly like an unknown one.
   const row = region && inScope(scope, region.id) ? await findPermitByToken(db, region.id, req.permit) : undefined;
@@ -45,8 +41,10 @@ export async function permitDetails(
   if (!permit) throw notFound(PERMIT_NOT_FOUND);
   const selected = matchTheme(permit.themes, req.theme) ?? resolved ?? permit.theme ?? permit.themes[0] ?? null;
   if (selected) permit.theme = selected;
-  const file = row.source_file_id === null ? undefined
-    : await db.selectFrom('permit_files').select(['id', 'filename']).where('id', '=', row.source_file_id).executeTakeFirst();
+  const file =
+    row.source_file_id === null
+      ? undefined
+      : await db.selectFrom('permit_files').select(['id', 'filename']).where('id', '=', row.source_file_id).executeTakeFirst();
   return {
     region: req.region,
     region_info: presentRegion(region),

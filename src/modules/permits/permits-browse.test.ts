@@ -10,8 +10,14 @@ const SHARED_NAME = '城市建筑物、设施上张挂、张贴宣传品审批';
 const corpusPermit = (region: string, code: string) => loadCorpus().permits.find((p) => p.region_code === region && p.code === code)!;
 const riskContent = (p: CorpusPermit) =>
   p.risks.map((r, position) => ({
-    position, risk_type: r.risk_type, title: r.title, description: r.description, legal_basis: r.legal_basis,
-    consequence: r.consequence, prevention: r.prevention, level: r.level,
+    position,
+    risk_type: r.risk_type,
+    title: r.title,
+    description: r.description,
+    legal_basis: r.legal_basis,
+    consequence: r.consequence,
+    prevention: r.prevention,
+    level: r.level,
   }));
 const withoutIds = (risks: Array<Record<string, unknown>>) => risks.map(({ id: _id, ...rest }) => rest);
 
@@ -107,7 +113,10 @@ describe.each(testDialects())('permit browsing and details on %s', (dialect) => 
     const region = w.seed.regions.get(GUANGAN)!;
     await db.deleteFrom('region_themes').where('region_id', '=', region).where('theme_id', '=', Number(canteen.id)).execute();
     expect((await w.get(base)).json().data.theme_display).toEqual(market);
-    await db.insertInto('region_themes').values({ region_id: region, theme_id: Number(canteen.id) }).execute();
+    await db
+      .insertInto('region_themes')
+      .values({ region_id: region, theme_id: Number(canteen.id) })
+      .execute();
     // 3. A token naming none of its themes: no resolution, so the permit's own theme.
     const own = (await w.get(`${base}&theme_id=${themeId('T04')}`)).json().data;
     expect(own).toMatchObject({ theme: themeId('T04'), theme_display: salon, selected_theme_id: salon.id });
@@ -140,6 +149,15 @@ describe.each(testDialects())('permit browsing and details on %s', (dialect) => 
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual(notFound);
     expect((await w.get(`/admin/permit-details?region=${QIANFENG}&permit=${qfPermit.code}`, w.city)).statusCode).toBe(200);
-    expect(Number((await w.t.dbh.db.selectFrom('permits').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(990);
+    expect(
+      Number(
+        (
+          await w.t.dbh.db
+            .selectFrom('permits')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(990);
   });
 });

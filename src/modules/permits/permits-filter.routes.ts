@@ -21,14 +21,18 @@ const PermitFilterBody = Type.Union([
 
 /** POST /admin/permits/filter: login guard, results within the caller's data scope. */
 export function registerPermitsFilterRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post(`${ctx.config.apiRoot}/admin/permits/filter`, { schema: { body: PermitFilterBody }, config: { guard: 'login', doc: permitDocs.departmentFilter } }, async (req) => {
-    const body = asInput(req.body);
-    const data = await filterPermits(ctx.readDb, req.user!, {
-      municipal_dept_id: readString(body, 'municipal_dept_id'),
-      district_dept_id: readString(body, 'district_dept_id'),
-      region: readString(body, 'region'),
-      search_text: readString(body, 'search_text'),
-    });
-    return { success: true, data };
-  });
+  app.post(
+    `${ctx.config.apiRoot}/admin/permits/filter`,
+    { schema: { body: PermitFilterBody }, config: { guard: 'login', doc: permitDocs.departmentFilter } },
+    async (req) => {
+      const body = asInput(req.body);
+      const data = await filterPermits(ctx.readDb, req.user!, {
+        municipal_dept_id: readString(body, 'municipal_dept_id'),
+        district_dept_id: readString(body, 'district_dept_id'),
+        region: readString(body, 'region'),
+        search_text: readString(body, 'search_text'),
+      });
+      return { success: true, data };
+    },
+  );
 }

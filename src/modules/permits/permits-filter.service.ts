@@ -19,10 +19,7 @@ export interface PermitFilterInput {
 
 export type PermitFilterResult = Static<typeof DepartmentFilterResult>;
 
-const result = (permits: PermitPayload[]): PermitFilterResult => ({
-  permits,
-  pagination: { total: permits.length, page: 1, page_size: permits.length },
-});
+const result = (permits: PermitPayload[]): PermitFilterResult => ({ permits, pagination: { total: permits.length, page: 1, page_size: permits.length } });
 
 /**
  * POST /admin/permits/filter. The district department, when given, is the narrower choice and

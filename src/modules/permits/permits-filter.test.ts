@@ -11,14 +11,25 @@ async function addPermit(db: Executor, regionId: number, name: string, approvals
   const now = nowIso();
   const { id } = await db
     .insertInto('permits')
-    .values({ region_id: regionId, code: null, name, implementation_level: '县级', internal_contact: null, contact_info: null,
-      visible: 1, source_file_id: null, created_at: now, updated_at: now })
+    .values({
+      region_id: regionId,
+      code: null,
+      name,
+      implementation_level: '县级',
+      internal_contact: null,
+      contact_info: null,
+      visible: 1,
+      source_file_id: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const [position, [approval, linked]] of approvals.entries()) {
     const found = await db.selectFrom('approval_departments').select('id').where('name', '=', approval).executeTakeFirst();
-    const a = found ?? (await db.insertInto('approval_departments').values({ name: approval, service_department_id: linked })
-      .returning('id').executeTakeFirstOrThrow());
+    const a =
+      found ??
+      (await db.insertInto('approval_departments').values({ name: approval, service_department_id: linked }).returning('id').executeTakeFirstOrThrow());
     await db.insertInto('permit_approval_departments').values({ permit_id: id, approval_department_id: a.id, position }).execute();
   }
   return id;
@@ -44,7 +55,12 @@ describe.each(testDialects())('POST /admin/permits/filter on %s', (dialect) => {
     d.zjj = await createDepartment(db, { name: '区住建局', code: 'ZJJ', region_id: r.ga, parent_id: d.city });
     d.none = await createDepartment(db, { name: '无区域部门', code: 'NONE' });
     p.build = String(await addPermit(db, r.ga, '建筑工程施工许可', [['区住建局', null]]));
-    p.gas = String(await addPermit(db, r.ga, '燃气经营许可', [['区住建局燃气科', null], ['区应急局', null]]));
+    p.gas = String(
+      await addPermit(db, r.ga, '燃气经营许可', [
+        ['区住建局燃气科', null],
+        ['区应急局', null],
+      ]),
+    );
     p.qual = String(await addPermit(db, r.qf, '建筑业企业资质核准', [['广安市住房和城乡建设局', d.city]]));
     p.school = String(await addPermit(db, r.qf, '民办学校办学许可', [['区教育局', null]]));
     p.odd = String(await addPermit(db, r.ga, '100%_特殊名称', []));
@@ -71,8 +87,13 @@ describe.each(testDialects())('POST /admin/permits/filter on %s', (dialect) => {
     const { permits, pagination } = res.json().data;
     expect(pagination).toEqual({ total: 5, page: 1, page_size: 5 });
     expect(permits.find((x: { id: string }) => x.id === p.gas)).toMatchObject({
-      name: '燃气经营许可', region_id: String(r.ga), region_name: '广安区', approval_departments: ['区住建局燃气科', '区应急局'],
-      themes: [], theme: null, implementation_level: '县级',
+      name: '燃气经营许可',
+      region_id: String(r.ga),
+      region_name: '广安区',
+      approval_departments: ['区住建局燃气科', '区应急局'],
+      themes: [],
+      theme: null,
+      implementation_level: '县级',
     });
     const empty = await t.app.inject({ method: 'POST', url: '/app/api/workflow/lawrisk/admin/permits/filter', headers: { cookie: admin } });
     expect(empty.statusCode, empty.body).toBe(200);
@@ -102,13 +123,18 @@ describe.each(testDialects())('POST /admin/permits/filter on %s', (dialect) => {
   });
 
   it('reads a form body as well', async () => {
-    const res = await rawCaller(t)('POST', '/admin/permits/filter', `region=${encodeURIComponent('前锋区')}&search_text=%E5%AD%A6`,
-      'application/x-www-form-urlencoded', admin);
+    const res = await rawCaller(t)(
+      'POST',
+      '/admin/permits/filter',
+      `region=${encodeURIComponent('前锋区')}&search_text=%E5%AD%A6`,
+      'application/x-www-form-urlencoded',
+      admin,
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.permits.map((x: { id: string }) => x.id)).toEqual([p.school]);
   });
 
-  it('applies the caller\'s data scope: below grade 90 only its own region', async () => {
+  it("applies the caller's data scope: below grade 90 only its own region", async () => {
     expect(await filter({}, deptCookie)).toEqual(ids('build', 'gas', 'odd'));
     expect(await filter({ region: '前锋区' }, deptCookie)).toEqual([]);
     expect(await filter({ municipal_dept_id: String(d.city) }, deptCookie)).toEqual([]);
@@ -168,7 +194,11 @@ describe.each(testDialects())('both permit filters match approval departments al
     const byServiceDepartment = await call('POST', '/admin/permits/filter', { district_dept_id: String(dept) }, admin);
     const byName = await call('GET', `/admin/permits/advanced-filter?departments=${encodeURIComponent('CA认证中心')}`, undefined, admin);
     const byLowerName = await call('POST', '/admin/permits/advanced-filter', { departments: ['ca认证中心'] }, admin);
-    const ids = (res: { json: () => { data: { permits: Array<{ id: string }> } } }) => res.json().data.permits.map((x) => x.id).sort();
+    const ids = (res: { json: () => { data: { permits: Array<{ id: string }> } } }) =>
+      res
+        .json()
+        .data.permits.map((x) => x.id)
+        .sort();
     const expected = [p.equal, p.prefix, p.mixed].sort();
     expect(ids(byServiceDepartment)).toEqual(expected);
     expect(ids(byName)).toEqual(expected);

@@ -56,9 +56,7 @@ export function presentSourceFile(file: { id: number; filename: string } | undef
 export type DeletePermitResult = Static<typeof DeletePermitResultSchema>;
 
 /** A deleted permit: what it was, the theme it was deleted under and the snapshot batch that keeps it. */
-export function presentDeletedPermit(
-  row: PermitRow, theme: ThemeRef, snapshotBatchId: number, riskCount: number,
-): DeletePermitResult {
+export function presentDeletedPermit(row: PermitRow, theme: ThemeRef, snapshotBatchId: number, riskCount: number): DeletePermitResult {
   return {
     deleted: true,
     permit_id: String(row.id),

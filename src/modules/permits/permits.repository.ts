@@ -79,13 +79,22 @@ export async function writePermitRecord(db: Executor, p: PermitRecord, now: stri
   const r = await db.updateTable('permits').set(fields).where('id', '=', id).executeTakeFirst();
   if (Number(r.numUpdatedRows) > 0) return 'updated';
   // An explicit id leaves PostgreSQL's sequence alone; the id came from it, so it stays below its next value.
-  await db.insertInto('permits').values({ id, ...fields, created_at }).execute();
+  await db
+    .insertInto('permits')
+    .values({ id, ...fields, created_at })
+    .execute();
   return 'recreated';
 }
 
 /** Another permit of the region already using this code (codes are unique per region). */
 export function findCodeHolder(db: Executor, regionId: number, code: string, exceptId: number) {
-  return db.selectFrom('permits').select(['id', 'name']).where('region_id', '=', regionId).where('code', '=', code).where('id', '!=', exceptId).executeTakeFirst();
+  return db
+    .selectFrom('permits')
+    .select(['id', 'name'])
+    .where('region_id', '=', regionId)
+    .where('code', '=', code)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
 }
 
 /** Sets a permit's theme links and its ordered approval departments (by id), replacing what it had. */
@@ -98,7 +107,10 @@ export async function replaceThemeLinks(db: Executor, permitId: number, themeIds
   await db.deleteFrom('permit_themes').where('permit_id', '=', permitId).execute();
   const themes = [...new Set(themeIds)];
   if (themes.length > 0) {
-    await db.insertInto('permit_themes').values(themes.map((theme_id) => ({ permit_id: permitId, theme_id }))).execute();
+    await db
+      .insertInto('permit_themes')
+      .values(themes.map((theme_id) => ({ permit_id: permitId, theme_id })))
+      .execute();
   }
 }
 

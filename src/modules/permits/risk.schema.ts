@@ -10,7 +10,7 @@ const text = (description?: string) => Nullable(Type.String(), description);
 export const Risk = Shape(
   {
     id: Id(),
-    position: Type.Integer({ description: 'Order within the permit\'s risk list.' }),
+    position: Type.Integer({ description: "Order within the permit's risk list." }),
     risk_type: text('风险类型.'),
     title: Type.String({ description: '风险点: the first line of the cell.' }),
     description: text('The lines of the 风险点 cell after the first.'),
@@ -33,7 +33,12 @@ export type RiskFields = Omit<Static<typeof Risk>, 'id' | 'position'>;
 export const RISK_FIELD_NAMES = ['risk_type', 'title', 'description', 'legal_basis', 'consequence', 'prevention', 'level'] as const;
 
 // Fails to compile when a field of the schema is missing from RISK_FIELD_NAMES or one listed is not a field.
-true satisfies [Exclude<keyof RiskFields, (typeof RISK_FIELD_NAMES)[number]>, Exclude<(typeof RISK_FIELD_NAMES)[number], keyof RiskFields>] extends [never, never] ? true : false;
+true satisfies [Exclude<keyof RiskFields, (typeof RISK_FIELD_NAMES)[number]>, Exclude<(typeof RISK_FIELD_NAMES)[number], keyof RiskFields>] extends [
+  never,
+  never,
+]
+  ? true
+  : false;
 
 /** Just the seven fields of a risk row (a copy without its id, position or other columns). */
 export function copyRiskFields(r: RiskFields): RiskFields {

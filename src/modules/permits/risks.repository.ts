@@ -11,7 +11,10 @@ export function listPermitRisks(db: Executor, permitId: number): Promise<RiskRow
 }
 
 export async function insertRisk(db: Executor, permitId: number, fields: RiskFields & { position: number }): Promise<void> {
-  await db.insertInto('risks').values({ permit_id: permitId, ...fields }).execute();
+  await db
+    .insertInto('risks')
+    .values({ permit_id: permitId, ...fields })
+    .execute();
 }
 
 export async function updateRisk(db: Executor, id: number, fields: Updateable<RisksTable>): Promise<void> {

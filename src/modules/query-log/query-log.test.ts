@@ -41,14 +41,21 @@ describe.each(testDialects())('query log on %s', (dialect) => {
     const refused = await ask({ query: '   ' });
     const tooLong = await ask({ query: '食'.repeat(501) });
     const head = await t.app.inject({ method: 'HEAD', url: `${API}/v2`, query: { query: '不会被记录的问题' } });
-    expect([found.statusCode, filtered.statusCode, nothing.statusCode, refused.statusCode, tooLong.statusCode, head.statusCode]).toEqual([200, 200, 200, 400, 400, 200]);
+    expect([found.statusCode, filtered.statusCode, nothing.statusCode, refused.statusCode, tooLong.statusCode, head.statusCode]).toEqual([
+      200, 200, 200, 400, 400, 200,
+    ]);
 
     const rows = await entries();
     expect(rows).toHaveLength(3);
     const [a, b, c] = rows;
     const items = found.json().data.risk_subject as { permit: { id: string } }[];
     expect(a).toMatchObject({ query: '食品经营许可', region_ids: null, status: 'ok', channel: 'page', result_count: items.length });
-    expect(a.top_permit_ids).toBe(items.slice(0, 5).map((i) => i.permit.id).join(','));
+    expect(a.top_permit_ids).toBe(
+      items
+        .slice(0, 5)
+        .map((i) => i.permit.id)
+        .join(','),
+    );
     expect(a.asked_at).toBe(new Date(clock).toISOString());
     expect(a.latency_us).toBeGreaterThan(0);
     expect(b).toMatchObject({ query: '开奶茶店', region_ids: String(seed.regions.get('511603')), channel: 'assistant' });
@@ -69,7 +76,8 @@ describe.each(testDialects())('query log on %s', (dialect) => {
 
   it('records cached answers and answers a region filter naming no region as no_match', async () => {
     await clear();
-    const cacheHits = async () => (await t.ctx.metrics.searchDuration.get()).values.find((v) => v.labels.cache === 'hit' && v.metricName?.endsWith('_count'))?.value ?? 0;
+    const cacheHits = async () =>
+      (await t.ctx.metrics.searchDuration.get()).values.find((v) => v.labels.cache === 'hit' && v.metricName?.endsWith('_count'))?.value ?? 0;
     const hitsBefore = await cacheHits();
     for (let i = 0; i < 3; i++) await ask({ query: '建筑施工许可' });
     expect(await cacheHits()).toBe(hitsBefore + 2);
@@ -146,7 +154,17 @@ describe.each(testDialects())('query log turned off on %s', (dialect) => {
   it('records nothing, and its prune removes what an earlier setting kept', async () => {
     await t.dbh.db
       .insertInto('query_log')
-      .values({ asked_at: new Date().toISOString(), query: '旧的', region_ids: null, result_count: 0, top_permit_ids: '', status: 'no_match', latency_us: 5, channel: 'api', asker: null })
+      .values({
+        asked_at: new Date().toISOString(),
+        query: '旧的',
+        region_ids: null,
+        result_count: 0,
+        top_permit_ids: '',
+        status: 'no_match',
+        latency_us: 5,
+        channel: 'api',
+        asker: null,
+      })
       .execute();
     const res = await t.app.inject({ url: `${API}/v2`, query: { query: '食品经营' } });
     expect(res.statusCode).toBe(200);
@@ -165,7 +183,10 @@ describe.each(testDialects())('query log at shutdown on %s', (dialect) => {
       await app.close();
       const dbh = database.open();
       try {
-        expect((await dbh.db.selectFrom('query_log').select('query').orderBy('id').execute()).map((r) => r.query)).toEqual(['关机前的问题', '关机前的第二个问题']);
+        expect((await dbh.db.selectFrom('query_log').select('query').orderBy('id').execute()).map((r) => r.query)).toEqual([
+          '关机前的问题',
+          '关机前的第二个问题',
+        ]);
       } finally {
         await dbh.close();
       }

@@ -43,7 +43,6 @@ const TOP_KEPT = 5;
 /** Most log forms and asker hashes remembered: questions and askers come back again and again. */
 const REMEMBERED = 10_000;
 
-
 function remembered(map: Map<string, string>, key: string, make: () => string): string {
   let value = map.get(key);
   if (value === undefined) {
@@ -53,7 +52,6 @@ function remembered(map: Map<string, string>, key: string, make: () => string): 
   }
   return value;
 }
-
 
 /**
  * The query log (docs/query-log.md): every answered /v2 question is queued in memory by the

@@ -2,11 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { aliased, failure, fields, ok, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Count, Id, Nullable, Shape } from '../../http/openapi/shapes.js';
 
-const regionFields = {
-  id: Id(),
-  code: Nullable(Type.String(), 'Administrative division code, e.g. 511602.'),
-  name: Type.String(),
-};
+const regionFields = { id: Id(), code: Nullable(Type.String(), 'Administrative division code, e.g. 511602.'), name: Type.String() };
 
 /** A region as every route shows it (presentRegion). */
 export const Region = Shape(regionFields, { $id: 'Region', description: 'A region.' });
@@ -35,7 +31,7 @@ export const regionDocs = routeDocs({
   list: {
     tags: ['regions'],
     summary: 'Regions with their usage',
-    description: 'By id. Below grade 90 only the user\'s own region.',
+    description: "By id. Below grade 90 only the user's own region.",
     responses: { 200: ok('The regions.', Shape({ regions: Type.Array(RegionWithUsage) })) },
   },
   create: {
@@ -44,10 +40,7 @@ export const regionDocs = routeDocs({
     bodyRequired: true,
     body: regionBody,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
-    responses: {
-      200: ok('The new region.', Shape({ region: Region })),
-      400: failure('区域名称不能为空, 区域名称过长…, 区域名称已存在：…, 区域编码已存在：…'),
-    },
+    responses: { 200: ok('The new region.', Shape({ region: Region })), 400: failure('区域名称不能为空, 区域名称过长…, 区域名称已存在：…, 区域编码已存在：…') },
   },
   update: {
     tags: ['regions'],

@@ -45,9 +45,7 @@ export function matchRegionTokens(all: RegionRow[], tokens: string[]): RegionRow
   for (const token of tokens) {
     const t = token.trim();
     const lower = t.toLowerCase();
-    const hit =
-      all.find((r) => String(r.id) === t) ??
-      all.find((r) => (r.code ?? '').toLowerCase() === lower || r.name.toLowerCase() === lower);
+    const hit = all.find((r) => String(r.id) === t) ?? all.find((r) => (r.code ?? '').toLowerCase() === lower || r.name.toLowerCase() === lower);
     if (hit) out.set(hit.id, hit);
   }
   return [...out.values()];
@@ -65,11 +63,7 @@ export async function listRegionsWithUsage(db: Executor, ids: number[] | 'all'):
     .selectAll('r')
     .select((eb) => [
       eb.selectFrom('permits as p').select(eb.fn.countAll<number>().as('n')).whereRef('p.region_id', '=', 'r.id').as('permit_count'),
-      eb
-        .selectFrom('service_departments as d')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('d.region_id', '=', 'r.id')
-        .as('department_count'),
+      eb.selectFrom('service_departments as d').select(eb.fn.countAll<number>().as('n')).whereRef('d.region_id', '=', 'r.id').as('department_count'),
     ]);
   if (ids !== 'all') q = q.where('r.id', 'in', ids);
   const rows = await q.orderBy('r.id').execute();

@@ -25,35 +25,23 @@ export function registerRegionRoutes(app: FastifyInstance, ctx: AppContext): voi
     data: { regions: await listRegionsFor(ctx.readDb, regionScope(req.user)) },
   }));
 
-  app.post(
-    `${apiRoot}/admin/regions`,
-    { config: operation('create', '新建区域', regionDocs.create) },
-    async (req) => {
-      const region = await createRegion(ctx, regionInput(req));
-      Object.assign(req.operation, { targetId: region.id, targetName: region.name, summary: `新建区域 ${region.name}` });
-      return { success: true, data: { region } };
-    },
-  );
+  app.post(`${apiRoot}/admin/regions`, { config: operation('create', '新建区域', regionDocs.create) }, async (req) => {
+    const region = await createRegion(ctx, regionInput(req));
+    Object.assign(req.operation, { targetId: region.id, targetName: region.name, summary: `新建区域 ${region.name}` });
+    return { success: true, data: { region } };
+  });
 
-  app.patch(
-    `${apiRoot}/admin/regions/:region_id`,
-    { config: operation('update', '修改区域', regionDocs.update) },
-    async (req) => {
-      req.operation.targetId = regionIdOf(req);
-      const region = await updateRegion(ctx, regionIdOf(req), regionInput(req));
-      Object.assign(req.operation, { targetName: region.name, summary: `修改区域 ${region.name}` });
-      return { success: true, data: { region } };
-    },
-  );
+  app.patch(`${apiRoot}/admin/regions/:region_id`, { config: operation('update', '修改区域', regionDocs.update) }, async (req) => {
+    req.operation.targetId = regionIdOf(req);
+    const region = await updateRegion(ctx, regionIdOf(req), regionInput(req));
+    Object.assign(req.operation, { targetName: region.name, summary: `修改区域 ${region.name}` });
+    return { success: true, data: { region } };
+  });
 
-  app.delete(
-    `${apiRoot}/admin/regions/:region_id`,
-    { config: operation('delete', '删除区域', regionDocs.remove) },
-    async (req) => {
-      req.operation.targetId = regionIdOf(req);
-      const result = await deleteRegion(ctx, regionIdOf(req));
-      Object.assign(req.operation, { targetName: result.region.name, summary: `删除区域 ${result.region.name}` });
-      return { success: true, data: result };
-    },
-  );
+  app.delete(`${apiRoot}/admin/regions/:region_id`, { config: operation('delete', '删除区域', regionDocs.remove) }, async (req) => {
+    req.operation.targetId = regionIdOf(req);
+    const result = await deleteRegion(ctx, regionIdOf(req));
+    Object.assign(req.operation, { targetName: result.region.name, summary: `删除区域 ${result.region.name}` });
+    return { success: true, data: result };
+  });
 }

@@ -4,7 +4,16 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { assertInScope, inScope, type RegionScope } from '../auth/data-scope.js';
 import { EVERYTHING, writeChange } from '../changes/change-transaction.js';
-import { deleteRegionRow, findRegionById, findRegionByToken, findRegionClash, insertRegion, listRegionsWithUsage, updateRegionRow, type RegionRow } from './regions.repository.js';
+import {
+  deleteRegionRow,
+  findRegionById,
+  findRegionByToken,
+  findRegionClash,
+  insertRegion,
+  listRegionsWithUsage,
+  updateRegionRow,
+  type RegionRow,
+} from './regions.repository.js';
 import { presentRegion } from './regions.presenter.js';
 
 export const REGION_NOT_FOUND = 'Region not found';
@@ -59,10 +68,14 @@ async function assertUnique(db: Executor, v: { name?: string; code?: string | nu
 export async function createRegion(ctx: AppContext, input: RegionInput) {
   const name = checkName(input.name);
   const code = checkCode(input.code);
-  const region = await writeChange(ctx, async (trx) => {
-    await assertUnique(trx, { name, code }, null);
-    return insertRegion(trx, { name, code, created_at: nowIso(ctx.now) });
-  }, () => EVERYTHING);
+  const region = await writeChange(
+    ctx,
+    async (trx) => {
+      await assertUnique(trx, { name, code }, null);
+      return insertRegion(trx, { name, code, created_at: nowIso(ctx.now) });
+    },
+    () => EVERYTHING,
+  );
   return presentRegion(region);
 }
 
@@ -78,25 +91,33 @@ export async function updateRegion(ctx: AppContext, id: number | null, input: Re
   const patch: { name?: string; code?: string | null } = {};
   if (input.name !== undefined) patch.name = checkName(input.name);
   if (input.code !== undefined) patch.code = checkCode(input.code);
-  const region = await writeChange(ctx, async (trx) => {
-    const current = await requireRegionById(trx, id);
-    await assertUnique(trx, patch, current.id);
-    return updateRegionRow(trx, current.id, patch);
-  }, () => EVERYTHING);
+  const region = await writeChange(
+    ctx,
+    async (trx) => {
+      const current = await requireRegionById(trx, id);
+      await assertUnique(trx, patch, current.id);
+      return updateRegionRow(trx, current.id, patch);
+    },
+    () => EVERYTHING,
+  );
   return presentRegion(region);
 }
 
 /** Deletes a region nothing uses any more (its theme options go with it). */
 export async function deleteRegion(ctx: AppContext, id: number | null) {
-  const deleted = await writeChange(ctx, async (trx) => {
-    const region = await requireRegionById(trx, id);
-    const [usage] = await listRegionsWithUsage(trx, [region.id]);
-    if (usage.permit_count > 0) throw badRequest(`区域“${region.name}”下仍有 ${usage.permit_count} 个许可事项，无法删除`);
-    if (usage.department_count > 0) {
-      throw badRequest(`区域“${region.name}”仍被 ${usage.department_count} 个服务部门使用，无法删除`);
-    }
-    await deleteRegionRow(trx, region.id);
-    return region;
-  }, () => EVERYTHING);
+  const deleted = await writeChange(
+    ctx,
+    async (trx) => {
+      const region = await requireRegionById(trx, id);
+      const [usage] = await listRegionsWithUsage(trx, [region.id]);
+      if (usage.permit_count > 0) throw badRequest(`区域“${region.name}”下仍有 ${usage.permit_count} 个许可事项，无法删除`);
+      if (usage.department_count > 0) {
+        throw badRequest(`区域“${region.name}”仍被 ${usage.department_count} 个服务部门使用，无法删除`);
+      }
+      await deleteRegionRow(trx, region.id);
+      return region;
+    },
+    () => EVERYTHING,
+  );
   return { deleted: true, region: presentRegion(deleted) };
 }

@@ -11,13 +11,27 @@ describe.each(testDialects())('regions on %s', (dialect) => {
   afterAll(async () => w?.close());
 
   const count = async (table: 'regions' | 'region_themes') =>
-    Number((await w.t.dbh.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await w.t.dbh.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('seeds the whole corpus', async () => {
     const corpus = loadCorpus();
     const db = w.t.dbh.db;
     const n = async (table: 'permits' | 'risks' | 'permit_themes' | 'permit_approval_departments' | 'themes') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await n('permits')).toBe(990);
     expect(await n('risks')).toBe(3397);
     expect(await n('themes')).toBe(15);
@@ -31,7 +45,9 @@ describe.each(testDialects())('regions on %s', (dialect) => {
     const all = await w.get('/admin/regions');
     expect(all.statusCode).toBe(200);
     expect(all.json().data.regions.map((r: { code: string; permit_count: number }) => [r.code, r.permit_count])).toEqual([
-      ['511600', 159], ['511602', 536], ['511603', 295],
+      ['511600', 159],
+      ['511602', 536],
+      ['511603', 295],
     ]);
     const district = (await w.get('/admin/regions', w.district)).json();
     expect(district).toEqual({
@@ -65,7 +81,12 @@ describe.each(testDialects())('regions on %s', (dialect) => {
     expect(region).toMatchObject({ name: '华蓥市', code: '511681' });
     expect(w.changes).toEqual([{ kind: 'all' }]);
     expect(await w.lastLog()).toMatchObject({
-      operation_type: 'create', target_type: 'region', target_id: region.id, target_name: '华蓥市', outcome: 'success', operator_username: 'city',
+      operation_type: 'create',
+      target_type: 'region',
+      target_id: region.id,
+      target_name: '华蓥市',
+      outcome: 'success',
+      operator_username: 'city',
     });
     const form = await w.form('POST', '/admin/regions', { name: 'Test Town' });
     expect(form.json().data.region).toMatchObject({ name: 'Test Town', code: null });
@@ -80,7 +101,7 @@ describe.each(testDialects())('regions on %s', (dialect) => {
     expect(renamed.json()).toEqual({ success: true, data: { region: { id, name: '改名后', code: 'RN1' } } });
     const cleared = await w.send('PATCH', `/admin/regions/${id}`, { code: '' });
     expect(cleared.json().data.region.code).toBeNull();
-    expect((await w.lastLog())).toMatchObject({ operation_type: 'update', target_id: id, outcome: 'success' });
+    expect(await w.lastLog()).toMatchObject({ operation_type: 'update', target_id: id, outcome: 'success' });
 
     const none = await w.send('PATCH', `/admin/regions/${id}`, { other: 'x' });
     expect(none.statusCode).toBe(400);
@@ -101,13 +122,27 @@ describe.each(testDialects())('regions on %s', (dialect) => {
     const withPermits = await w.send('DELETE', `/admin/regions/${w.seed.regions.get(GUANGAN)}`);
     expect(withPermits.statusCode).toBe(400);
     expect(withPermits.json().message).toBe('区域“广安区”下仍有 536 个许可事项，无法删除');
-    expect((await w.lastLog())).toMatchObject({ operation_type: 'delete', outcome: 'failure' });
+    expect(await w.lastLog()).toMatchObject({ operation_type: 'delete', outcome: 'failure' });
 
     const id = Number((await w.send('POST', '/admin/regions', { name: '临时区', code: 'TMP' })).json().data.region.id);
-    await db.insertInto('region_themes').values({ region_id: id, theme_id: w.seed.themes.get('T01')! }).execute();
+    await db
+      .insertInto('region_themes')
+      .values({ region_id: id, theme_id: w.seed.themes.get('T01')! })
+      .execute();
     const dept = await db
       .insertInto('service_departments')
-      .values({ name: '临时单位', code: 'TMPD', phone: null, parent_id: null, region_id: id, description: null, grade: 0, unit_level: null, created_at: 'x', updated_at: 'x' })
+      .values({
+        name: '临时单位',
+        code: 'TMPD',
+        phone: null,
+        parent_id: null,
+        region_id: id,
+        description: null,
+        grade: 0,
+        unit_level: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const withDept = await w.send('DELETE', `/admin/regions/${id}`);

@@ -9,9 +9,9 @@ const Question = Type.String({ description: 'The question as logged: normalised,
 export const SearchAnalytics = Shape(
   {
     range: Shape({
-      from: Type.String({ description: 'First day, YYYY-MM-DD, in the service\'s time zone.' }),
+      from: Type.String({ description: "First day, YYYY-MM-DD, in the service's time zone." }),
       to: Type.String({ description: 'Last day, inclusive.' }),
-      utc_offset: Type.String({ description: 'The service\'s time zone (UTC_OFFSET), e.g. +08:00: where its days begin.' }),
+      utc_offset: Type.String({ description: "The service's time zone (UTC_OFFSET), e.g. +08:00: where its days begin." }),
     }),
     totals: Shape({
       questions: Count('Questions answered.'),
@@ -20,11 +20,23 @@ export const SearchAnalytics = Shape(
       no_match_rate: Type.Number({ minimum: 0, maximum: 1, description: 'no_match ÷ questions (0 without questions).' }),
     }),
     top: Type.Array(
-      Shape({ query: Question, count: Count('Times asked.'), askers: Count('Distinct askers.'), no_match: Count('Times answered with nothing.'), last_asked_at: Timestamp() }),
+      Shape({
+        query: Question,
+        count: Count('Times asked.'),
+        askers: Count('Distinct askers.'),
+        no_match: Count('Times answered with nothing.'),
+        last_asked_at: Timestamp(),
+      }),
       { description: 'The questions asked most, most first.' },
     ),
     no_result: Type.Array(
-      Shape({ query: Question, count: Count('Times answered with nothing.'), askers: Count('Distinct askers.'), no_match: Count('Same as count.'), last_asked_at: Timestamp() }),
+      Shape({
+        query: Question,
+        count: Count('Times answered with nothing.'),
+        askers: Count('Distinct askers.'),
+        no_match: Count('Same as count.'),
+        last_asked_at: Timestamp(),
+      }),
       { description: 'The questions answered with nothing most often.' },
     ),
     refined: Type.Array(Shape({ query: Question, refined_to: Question, count: Count('Times an asker asked the second within a minute of the first.') }), {
@@ -32,7 +44,7 @@ export const SearchAnalytics = Shape(
     }),
     daily: Type.Array(
       Shape({
-        day: Type.String({ description: 'YYYY-MM-DD, in the service\'s time zone.' }),
+        day: Type.String({ description: "YYYY-MM-DD, in the service's time zone." }),
         total: Count('Questions that day.'),
         no_match: Count('Of them answered with nothing.'),
         channels: Shape({ page: Count('Public page.'), console: Count('Search console.'), assistant: Count('Assistant tool.'), api: Count('API.') }),
@@ -40,20 +52,27 @@ export const SearchAnalytics = Shape(
       { description: 'Every day of the range, oldest first, days without questions included.' },
     ),
     slow: Type.Array(
-      Shape({ query: Question, latency_ms: Type.Number({ minimum: 0 }), asked_at: Timestamp(), result_count: Count('Permits returned.'), channel: Type.String() }),
+      Shape({
+        query: Question,
+        latency_ms: Type.Number({ minimum: 0 }),
+        asked_at: Timestamp(),
+        result_count: Count('Permits returned.'),
+        channel: Type.String(),
+      }),
       { description: 'The slowest answers, slowest first.' },
     ),
   },
   { $id: 'SearchAnalytics', description: 'What people asked the search in a time range (docs/search-analytics.md).' },
 );
 
-const filters = (limit: string) => fields({
-  from: Type.Optional(Type.String({ description: 'First day, YYYY-MM-DD (in the service\'s time zone); default 29 days before `to`.' })),
-  to: Type.Optional(Type.String({ description: 'Last day, inclusive; default today. At most 366 days in all.' })),
-  ...aliased('region', ['region_id'], Type.String({ description: 'Only questions whose region filter held this region (id, code or name).' })),
-  channel: Type.Optional(Type.Union(CHANNELS.map((c) => Type.Literal(c)))),
-  limit: Type.Optional(Type.Integer({ description: limit })),
-});
+const filters = (limit: string) =>
+  fields({
+    from: Type.Optional(Type.String({ description: "First day, YYYY-MM-DD (in the service's time zone); default 29 days before `to`." })),
+    to: Type.Optional(Type.String({ description: 'Last day, inclusive; default today. At most 366 days in all.' })),
+    ...aliased('region', ['region_id'], Type.String({ description: 'Only questions whose region filter held this region (id, code or name).' })),
+    channel: Type.Optional(Type.Union(CHANNELS.map((c) => Type.Literal(c)))),
+    limit: Type.Optional(Type.Integer({ description: limit })),
+  });
 
 const refused = failure('A date that is not YYYY-MM-DD, a range backwards or longer than 366 days, an unknown region or channel.');
 
@@ -71,7 +90,9 @@ export const searchAnalyticsDocs = routeDocs({
     description: 'The same figures, one sheet a list (up to 1,000 rows each). Administrators (grade ≥ 90) only.',
     querystring: filters('Rows per list; default 1000, clamped to 1..1000.'),
     responses: {
-      200: content('The .xlsx workbook.', [XLSX_TYPE], { 'content-disposition': 'attachment; filename="search-analytics-<from>-<to>.xlsx"; filename*=UTF-8\'\'搜索分析…' }),
+      200: content('The .xlsx workbook.', [XLSX_TYPE], {
+        'content-disposition': 'attachment; filename="search-analytics-<from>-<to>.xlsx"; filename*=UTF-8\'\'搜索分析…',
+      }),
       400: refused,
     },
   },

@@ -23,7 +23,9 @@ function filtered(db: Executor, f: LogFilter): LogQuery {
   if (f.channel) q = q.where('channel', '=', f.channel);
   if (f.regionId !== null) {
     const id = String(f.regionId);
-    q = q.where((eb) => eb.or([eb('region_ids', '=', id), eb('region_ids', 'like', `${id},%`), eb('region_ids', 'like', `%,${id}`), eb('region_ids', 'like', `%,${id},%`)]));
+    q = q.where((eb) =>
+      eb.or([eb('region_ids', '=', id), eb('region_ids', 'like', `${id},%`), eb('region_ids', 'like', `%,${id}`), eb('region_ids', 'like', `%,${id},%`)]),
+    );
   }
   return q;
 }
@@ -41,7 +43,13 @@ export async function logTotals(db: Executor, f: LogFilter) {
 export async function topQuestions(db: Executor, f: LogFilter, limit: number, noMatchOnly: boolean) {
   const rows = await filtered(db, f)
     .$if(noMatchOnly, (q) => q.where('status', '=', 'no_match'))
-    .select((eb) => ['query', eb.fn.countAll<number>().as('n'), eb.fn.count<number>('asker').distinct().as('askers'), noMatchCount.as('no_match'), eb.fn.max('asked_at').as('last')])
+    .select((eb) => [
+      'query',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.count<number>('asker').distinct().as('askers'),
+      noMatchCount.as('no_match'),
+      eb.fn.max('asked_at').as('last'),
+    ])
     .groupBy('query')
     .orderBy('n', 'desc')
     .orderBy('query')

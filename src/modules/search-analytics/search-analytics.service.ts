@@ -83,10 +83,21 @@ export async function searchAnalytics(ctx: AppContext, req: AnalyticsRequest): P
     entry.no_match += d.noMatch;
     if (d.channel in entry.channels) entry.channels[d.channel as keyof typeof entry.channels] += d.count;
   }
-  const question = (q: Awaited<ReturnType<typeof topQuestions>>[number]) => ({ query: q.query, count: q.count, askers: q.askers, no_match: q.noMatch, last_asked_at: q.lastAskedAt });
+  const question = (q: Awaited<ReturnType<typeof topQuestions>>[number]) => ({
+    query: q.query,
+    count: q.count,
+    askers: q.askers,
+    no_match: q.noMatch,
+    last_asked_at: q.lastAskedAt,
+  });
   return {
     range: { from: req.from, to: req.to, utc_offset: offsetText(ctx.config.utcOffsetMinutes) },
-    totals: { questions: totals.questions, askers: totals.askers, no_match: totals.noMatch, no_match_rate: totals.questions ? totals.noMatch / totals.questions : 0 },
+    totals: {
+      questions: totals.questions,
+      askers: totals.askers,
+      no_match: totals.noMatch,
+      no_match_rate: totals.questions ? totals.noMatch / totals.questions : 0,
+    },
     top: top.map(question),
     no_result: noResult.map(question),
     refined: refined.map((r) => ({ query: r.query, refined_to: r.refinedTo, count: r.count })),
@@ -105,12 +116,28 @@ export async function searchAnalyticsWorkbook(report: Static<typeof SearchAnalyt
     ws.columns.forEach((c, i) => (c.width = i === 0 || (name === '改写查询' && i === 1) ? 40 : 14));
   };
   const t = report.totals;
-  sheet('概况', ['开始日期', '结束日期', '查询次数', '提问人数（按天）', '无结果次数', '无结果比例'], [[report.range.from, report.range.to, t.questions, t.askers, t.no_match, Number(t.no_match_rate.toFixed(4))]]);
+  sheet(
+    '概况',
+    ['开始日期', '结束日期', '查询次数', '提问人数（按天）', '无结果次数', '无结果比例'],
+    [[report.range.from, report.range.to, t.questions, t.askers, t.no_match, Number(t.no_match_rate.toFixed(4))]],
+  );
   const questions = (list: typeof report.top) => list.map((q) => [q.query, q.count, q.askers, q.no_match, q.last_asked_at]);
   sheet('热门查询', ['查询', '次数', '提问人数', '无结果次数', '最近一次'], questions(report.top));
   sheet('无结果查询', ['查询', '次数', '提问人数', '无结果次数', '最近一次'], questions(report.no_result));
-  sheet('改写查询', ['原查询', '一分钟内改问', '次数'], report.refined.map((r) => [r.query, r.refined_to, r.count]));
-  sheet('每日数量', ['日期', '查询次数', '无结果次数', '公共页面', '检索调试台', '智能助手', '接口'], report.daily.map((d) => [d.day, d.total, d.no_match, d.channels.page, d.channels.console, d.channels.assistant, d.channels.api]));
-  sheet('慢查询', ['查询', '耗时（毫秒）', '时间', '结果数', '渠道'], report.slow.map((s) => [s.query, s.latency_ms, s.asked_at, s.result_count, s.channel]));
+  sheet(
+    '改写查询',
+    ['原查询', '一分钟内改问', '次数'],
+    report.refined.map((r) => [r.query, r.refined_to, r.count]),
+  );
+  sheet(
+    '每日数量',
+    ['日期', '查询次数', '无结果次数', '公共页面', '检索调试台', '智能助手', '接口'],
+    report.daily.map((d) => [d.day, d.total, d.no_match, d.channels.page, d.channels.console, d.channels.assistant, d.channels.api]),
+  );
+  sheet(
+    '慢查询',
+    ['查询', '耗时（毫秒）', '时间', '结果数', '渠道'],
+    report.slow.map((s) => [s.query, s.latency_ms, s.asked_at, s.result_count, s.channel]),
+  );
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

@@ -10,7 +10,18 @@ const NOW = Date.parse('2026-03-10T12:00:00Z');
 
 /** A known log: what the figures below are computed from by hand. */
 function entry(at: string, query: string, over: Partial<Insertable<QueryLogTable>> = {}): Insertable<QueryLogTable> {
-  return { asked_at: at, query, region_ids: null, result_count: 3, top_permit_ids: '1,2,3', status: 'ok', latency_us: 400, channel: 'page', asker: 'a', ...over };
+  return {
+    asked_at: at,
+    query,
+    region_ids: null,
+    result_count: 3,
+    top_permit_ids: '1,2,3',
+    status: 'ok',
+    latency_us: 400,
+    channel: 'page',
+    asker: 'a',
+    ...over,
+  };
 }
 
 describe.each(testDialects())('search analytics on %s', (dialect) => {
@@ -21,7 +32,11 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await buildTestApp(dialect, { build: { now: () => NOW } });
-    const region = await t.dbh.db.insertInto('regions').values({ name: '顺庆区', code: '511302', created_at: '2026-01-01T00:00:00.000Z' }).returning('id').executeTakeFirstOrThrow();
+    const region = await t.dbh.db
+      .insertInto('regions')
+      .values({ name: '顺庆区', code: '511302', created_at: '2026-01-01T00:00:00.000Z' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     regionId = region.id;
     const none = { result_count: 0, top_permit_ids: '', status: 'no_match' as const };
     await t.dbh.db
@@ -89,7 +104,11 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
   });
 
   it('counts days in the service’s time zone: a question asked at 01:30 there belongs to that day', async () => {
-    const late = await t.dbh.db.insertInto('query_log').values(entry('2026-03-08T17:30:00.000Z', '深夜的问题', { asker: 'z' })).returning('id').executeTakeFirstOrThrow();
+    const late = await t.dbh.db
+      .insertInto('query_log')
+      .values(entry('2026-03-08T17:30:00.000Z', '深夜的问题', { asker: 'z' }))
+      .returning('id')
+      .executeTakeFirstOrThrow();
     try {
       const d = (await get({ from: '2026-03-09', to: '2026-03-09' })).json().data;
       expect(d.totals.questions).toBe(5);
@@ -130,9 +149,15 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
     await wb.xlsx.load(res.rawPayload as unknown as ExcelJS.Buffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['概况', '热门查询', '无结果查询', '改写查询', '每日数量', '慢查询']);
     const rows = (name: string) => (wb.getWorksheet(name)!.getSheetValues() as unknown[][]).slice(1).map((r) => r.slice(1));
-    expect(rows('概况')).toEqual([['开始日期', '结束日期', '查询次数', '提问人数（按天）', '无结果次数', '无结果比例'], ['2026-03-08', '2026-03-10', 8, 5, 3, 0.375]]);
+    expect(rows('概况')).toEqual([
+      ['开始日期', '结束日期', '查询次数', '提问人数（按天）', '无结果次数', '无结果比例'],
+      ['2026-03-08', '2026-03-10', 8, 5, 3, 0.375],
+    ]);
     expect(rows('热门查询')[1]).toEqual(['开奶茶店', 3, 3, 0, '2026-03-09T10:00:00.000Z']);
-    expect(rows('改写查询')).toEqual([['原查询', '一分钟内改问', '次数'], ['开奶茶店', '奶茶店 食品经营许可', 1]]);
+    expect(rows('改写查询')).toEqual([
+      ['原查询', '一分钟内改问', '次数'],
+      ['开奶茶店', '奶茶店 食品经营许可', 1],
+    ]);
     expect(rows('每日数量')).toHaveLength(4);
     expect((await get({ channel: 'fax' }, admin, '/export')).statusCode).toBe(400);
   });

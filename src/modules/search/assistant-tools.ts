@@ -67,7 +67,12 @@ export function searchPermits(holder: SearchIndexHolder, query: string, region?:
   }
   const shown = results.slice(0, TEXT_PERMITS).map(permitText);
   const more = results.length > TEXT_PERMITS ? `\n\n另有 ${results.length - TEXT_PERMITS} 个相关事项，见结构化数据。` : '';
-  return { text: `与“${query}”相关的许可事项（按相关程度排序，共 ${results.length} 个）：\n\n${shown.join('\n\n')}${more}`, data: { status: 'ok', query, results }, permitIds, regionIds };
+  return {
+    text: `与“${query}”相关的许可事项（按相关程度排序，共 ${results.length} 个）：\n\n${shown.join('\n\n')}${more}`,
+    data: { status: 'ok', query, results },
+    permitIds,
+    regionIds,
+  };
 }
 
 export function getPermit(holder: SearchIndexHolder, region: string, permit: string): ToolAnswer {
@@ -98,7 +103,8 @@ export async function permitsOfTheme(holder: SearchIndexHolder, db: Executor, th
   if (!known) throw new ToolInputError(`没有名为“${theme}”的主题；可先调用 list_themes 查看所有主题。`);
   const docs = holder.current.documents().filter((d) => d.visible && (!regionIds || regionIds.includes(d.regionId)) && d.themes.some((t) => t.id === known.id));
   const permits = docs.map(subjectOf);
-  if (permits.length === 0) return { text: `主题“${known.name}”在${region ? `区域“${region}”` : '各区域'}中没有可查询的许可事项。`, data: { theme: known, permits } };
+  if (permits.length === 0)
+    return { text: `主题“${known.name}”在${region ? `区域“${region}”` : '各区域'}中没有可查询的许可事项。`, data: { theme: known, permits } };
   const shown = permits.slice(0, TEXT_PERMITS).map(permitText);
   const more = permits.length > TEXT_PERMITS ? `\n\n另有 ${permits.length - TEXT_PERMITS} 个事项，见结构化数据。` : '';
   return { text: `主题“${known.name}”涉及的许可事项（共 ${permits.length} 个）：\n\n${shown.join('\n\n')}${more}`, data: { theme: known, permits } };

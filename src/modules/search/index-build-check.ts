@@ -24,10 +24,5 @@ export async function checkIndexBuild(db: DB): Promise<IndexBuildCheck> {
   const [regions, docs, rules] = await Promise.all([listRegionRows(db), loadAllSearchDocs(db), loadLexiconRules(db)]);
   const loaded = performance.now();
   const index = SearchIndex.build(docs, new AdminLexicon(rules));
-  return {
-    permits: index.size,
-    regions: regions.length,
-    loadMs: Math.round(loaded - started),
-    buildMs: Math.round(performance.now() - loaded),
-  };
+  return { permits: index.size, regions: regions.length, loadMs: Math.round(loaded - started), buildMs: Math.round(performance.now() - loaded) };
 }

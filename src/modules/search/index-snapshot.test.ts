@@ -82,11 +82,15 @@ describe.each(testDialects())('search index snapshot on %s', (dialect) => {
   });
 
   it.each([
-    ['corrupted', (bytes: Buffer) => (bytes[bytes.length - 10] ^= 0xff, bytes), 'corrupted (checksum mismatch)'],
+    ['corrupted', (bytes: Buffer) => ((bytes[bytes.length - 10] ^= 0xff), bytes), 'corrupted (checksum mismatch)'],
     ['truncated', (bytes: Buffer) => bytes.subarray(0, bytes.length - 1000), 'of the wrong size'],
     ['cut inside its header', (bytes: Buffer) => bytes.subarray(0, 20), 'truncated (header)'],
     ['not a snapshot', () => Buffer.from('PK\u0003\u0004 a workbook, not an index'), 'not a search index snapshot'],
-    ['of another engine', (bytes: Buffer) => Buffer.from(bytes.toString('latin1').replace(/"engine":"[0-9a-f]{4}/, '"engine":"ffff'), 'latin1'), 'written by another version of the search engine'],
+    [
+      'of another engine',
+      (bytes: Buffer) => Buffer.from(bytes.toString('latin1').replace(/"engine":"[0-9a-f]{4}/, '"engine":"ffff'), 'latin1'),
+      'written by another version of the search engine',
+    ],
   ])('ignores a snapshot %s with one warning, builds the index in full and writes a good one', async (_what, spoil, warning) => {
     await snapshotOf(t.app);
     writeFileSync(file, spoil(readFileSync(file)));
@@ -108,11 +112,14 @@ describe.each(testDialects())('search index snapshot on %s', (dialect) => {
 
     await deleteOnePermit();
     const restarted = await restart({ now: later });
-    expect(said('search index snapshot')).toEqual([expect.stringContaining('older than the change feed is sure to keep'), expect.stringContaining('snapshot written')]);
+    expect(said('search index snapshot')).toEqual([
+      expect.stringContaining('older than the change feed is sure to keep'),
+      expect.stringContaining('snapshot written'),
+    ]);
     expect(await answers(restarted)).toEqual(await answers(t.app));
   });
 
-  it('rebuilds rather than load a snapshot ahead of the database\'s change feed (a database put back from an older copy)', async () => {
+  it("rebuilds rather than load a snapshot ahead of the database's change feed (a database put back from an older copy)", async () => {
     await snapshotOf(t.app);
     await deleteOnePermit();
     await t.app.searchIndex.rebuild();
@@ -130,7 +137,10 @@ describe.each(testDialects())('search index snapshot on %s', (dialect) => {
     const risk = await t.dbh.db.selectFrom('risks').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
     await t.dbh.db.deleteFrom('risks').where('id', '=', risk.id).execute();
     const restarted = await restart();
-    expect(said('search index snapshot')).toEqual([expect.stringMatching(/risks after replaying the feed where the database has/), expect.stringContaining('snapshot written')]);
+    expect(said('search index snapshot')).toEqual([
+      expect.stringMatching(/risks after replaying the feed where the database has/),
+      expect.stringContaining('snapshot written'),
+    ]);
     await t.app.searchIndex.rebuild();
     expect(await answers(restarted)).toEqual(await answers(t.app));
   });

@@ -75,7 +75,9 @@ export function engineFingerprint(): string {
   const hash = createHash('sha256');
   for (const dir of ['./engine/', './knowledge/']) {
     const path = fileURLToPath(new URL(dir, import.meta.url));
-    for (const name of readdirSync(path).filter((n) => !n.includes('.test.')).sort()) {
+    for (const name of readdirSync(path)
+      .filter((n) => !n.includes('.test.'))
+      .sort()) {
       hash.update(name).update(readFileSync(join(path, name)));
     }
   }
@@ -192,7 +194,8 @@ export async function readSnapshot(path: string, database: string): Promise<{ in
     if (header.format !== FORMAT) throw new SnapshotUnusable(`of another layout (${header.format}, this version reads ${FORMAT})`);
     if (header.engine !== engineFingerprint()) throw new SnapshotUnusable('written by another version of the search engine');
     if (header.database !== database) throw new SnapshotUnusable(`of another database (${header.database})`);
-    if (size - start !== header.payloadBytes) throw new SnapshotUnusable(`of the wrong size (${size - start} bytes of payload, the header says ${header.payloadBytes})`);
+    if (size - start !== header.payloadBytes)
+      throw new SnapshotUnusable(`of the wrong size (${size - start} bytes of payload, the header says ${header.payloadBytes})`);
     let at = start;
     let crc = 0;
     const readPart = (bytes: number): Buffer => {
@@ -246,4 +249,3 @@ function readHeader(fd: number, size: number): { header: Header; start: number }
   }
   return { header: header as Header, start: align8(MAGIC.length + 4 + length) };
 }
-

@@ -48,8 +48,13 @@ function toolServer(ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryL
         const started = performance.now();
         const result = searchPermits(holder, query, r);
         queryLog.record({
-          query: query.trim(), regionIds: result.regionIds, resultCount: result.permitIds.length, topPermitIds: result.permitIds,
-          latencyUs: Math.round((performance.now() - started) * 1000), channel: 'assistant', address,
+          query: query.trim(),
+          regionIds: result.regionIds,
+          resultCount: result.permitIds.length,
+          topPermitIds: result.permitIds,
+          latencyUs: Math.round((performance.now() - started) * 1000),
+          channel: 'assistant',
+          address,
         });
         return result;
       }),
@@ -63,15 +68,11 @@ function toolServer(ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryL
     },
     async ({ region: r, permit }) => answer(() => getPermit(holder, r, permit)),
   );
-  server.registerTool(
-    'list_regions',
-    { title: '列出所有区域', description: '列出可查询的全部区域（名称和编码），用于确定 region 参数。' },
-    async () => answer(() => listRegions(holder)),
+  server.registerTool('list_regions', { title: '列出所有区域', description: '列出可查询的全部区域（名称和编码），用于确定 region 参数。' }, async () =>
+    answer(() => listRegions(holder)),
   );
-  server.registerTool(
-    'list_themes',
-    { title: '列出所有主题', description: '列出“办一件事”主题（如开办餐饮店），及每个主题涉及的许可事项数。' },
-    async () => answer(() => listThemes(ctx.readDb)),
+  server.registerTool('list_themes', { title: '列出所有主题', description: '列出“办一件事”主题（如开办餐饮店），及每个主题涉及的许可事项数。' }, async () =>
+    answer(() => listThemes(ctx.readDb)),
   );
   server.registerTool(
     'permits_of_theme',
@@ -95,7 +96,8 @@ function notAProtocolRequest(req: FastifyRequest): void {
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     throw new AppError(406, 'MCP 请求须声明 Accept: application/json, text/event-stream');
   }
-  if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) throw new AppError(415, 'MCP 请求的内容须为 JSON（Content-Type: application/json）');
+  if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+    throw new AppError(415, 'MCP 请求的内容须为 JSON（Content-Type: application/json）');
   const messages = [req.body].flat() as { jsonrpc?: unknown }[];
   if (messages.length === 0 || messages.some((m) => !m || typeof m !== 'object' || m.jsonrpc !== '2.0')) throw badRequest('请求不是 MCP（JSON-RPC 2.0）消息');
 }
@@ -105,7 +107,13 @@ function notAProtocolRequest(req: FastifyRequest): void {
  * HTTP, stateless — each POST is answered by a server made for it — public like `/v2` and under
  * the same rate limit. GET (a server-sent stream) and DELETE (a session) have nothing to serve.
  */
-export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext, holder: SearchIndexHolder, queryLog: QueryLog, limiter: onRequestAsyncHookHandler | null): void {
+export function registerMcpRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  holder: SearchIndexHolder,
+  queryLog: QueryLog,
+  limiter: onRequestAsyncHookHandler | null,
+): void {
   const url = `${ctx.config.apiRoot}/mcp`;
   const config = { guard: 'public' as const, ignoresSession: true, rateLimited: limiter !== null };
   app.post(url, { config: { ...config, doc: mcpDocs.post }, ...(limiter ? { onRequest: limiter } : {}) }, async (req: FastifyRequest, reply: FastifyReply) => {

@@ -9,7 +9,7 @@ const SPORTS = '511603:511A33038003'; // 举办高危险性体育赛事活动许
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
-describe.each(testDialects())('the assistants\' tools (MCP) on %s', (dialect) => {
+describe.each(testDialects())("the assistants' tools (MCP) on %s", (dialect) => {
   let t: TestApp;
   let seed: SeedResult;
   let base = '';
@@ -43,7 +43,11 @@ describe.each(testDialects())('the assistants\' tools (MCP) on %s', (dialect) =>
     await t.dbh.db.deleteFrom('query_log').execute();
     const r = await call('search_permits', { query: '举办马拉松比赛要什么许可', region: '511603' });
     expect(r.isError).toBeFalsy();
-    const results = r.structuredContent!.results as { permit: { id: string; name: string }; region: { name: string }; risks: { legal_basis: string | null }[] }[];
+    const results = r.structuredContent!.results as {
+      permit: { id: string; name: string };
+      region: { name: string };
+      risks: { legal_basis: string | null }[];
+    }[];
     expect(r.structuredContent).toMatchObject({ status: 'ok', query: '举办马拉松比赛要什么许可' });
     // The answer /v2 gives to the same question.
     const v2 = await t.app.inject({ method: 'POST', url: `${API}/v2`, payload: { query: '举办马拉松比赛要什么许可', region: '511603' } });
@@ -99,7 +103,7 @@ describe.each(testDialects())('the assistants\' tools (MCP) on %s', (dialect) =>
   });
 });
 
-describe('the assistants\' tools share the search rate limit', () => {
+describe("the assistants' tools share the search rate limit", () => {
   let t: TestApp;
   afterAll(async () => t?.close());
 

@@ -24,14 +24,13 @@ export async function listUnboundPermitIds(db: Executor, visibility: Visibility,
   const rows = await db
     .selectFrom('permits as p')
     .select('p.id')
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id'))),
-    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('permit_themes as pt').select('pt.permit_id').whereRef('pt.permit_id', '=', 'p.id'))))
     .where((eb) => {
       const visible = eb('p.visible', '=', 1);
-      const hidden = hiddenScope === 'all'
-        ? eb('p.visible', '=', 0)
-        : eb.and([eb('p.visible', '=', 0), eb('p.region_id', 'in', hiddenScope.length > 0 ? hiddenScope : [-1])]);
+      const hidden =
+        hiddenScope === 'all'
+          ? eb('p.visible', '=', 0)
+          : eb.and([eb('p.visible', '=', 0), eb('p.region_id', 'in', hiddenScope.length > 0 ? hiddenScope : [-1])]);
       if (visibility === 'visible') return visible;
       return visibility === 'hidden' ? hidden : eb.or([visible, hidden]);
     })
@@ -44,13 +43,6 @@ export async function listUnboundPermitIds(db: Executor, visibility: Visibility,
 
 /** Ids of the search-visible permits of one region, by name. */
 export async function listVisiblePermitIds(db: Executor, regionId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('permits')
-    .select('id')
-    .where('region_id', '=', regionId)
-    .where('visible', '=', 1)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('permits').select('id').where('region_id', '=', regionId).where('visible', '=', 1).orderBy('name').orderBy('id').execute();
   return rows.map((r) => r.id);
 }

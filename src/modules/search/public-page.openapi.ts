@@ -19,7 +19,10 @@ export const publicPageDocs = routeDocs({
       region: regionFilter,
     }),
     responses: {
-      200: ok('The suggestions, best first.', Shape({ suggestions: Type.Array(Shape({ text: Type.String(), kind: Type.String({ enum: [...SUGGESTION_KINDS] }) })) })),
+      200: ok(
+        'The suggestions, best first.',
+        Shape({ suggestions: Type.Array(Shape({ text: Type.String(), kind: Type.String({ enum: [...SUGGESTION_KINDS] }) })) }),
+      ),
       400: failure('A parameter given twice: 参数 q 应为字符串'),
     },
   },

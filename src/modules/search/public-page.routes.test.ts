@@ -56,7 +56,10 @@ describe.each(testDialects())('what the public search page reads beside /v2, on 
   it('never suggests a hidden permit, and keeps to the region asked about', async () => {
     expect(await suggest({ q: '户口迁移' })).toEqual([]);
     const typed = '民办职业培训学校办学许可证延续';
-    expect(seed.seeded.filter((p) => p.name === ONLY_QIANFENG).map((p) => [p.region_code, p.visible])).toEqual([['511602', false], ['511603', true]]);
+    expect(seed.seeded.filter((p) => p.name === ONLY_QIANFENG).map((p) => [p.region_code, p.visible])).toEqual([
+      ['511602', false],
+      ['511603', true],
+    ]);
     expect(texts(await suggest({ q: typed }))).toContain(ONLY_QIANFENG);
     expect(texts(await suggest({ q: typed, region: '511603' }))).toContain(ONLY_QIANFENG);
     expect(texts(await suggest({ q: typed, region_id: '前锋区' }))).toContain(ONLY_QIANFENG);
@@ -91,7 +94,12 @@ describe.each(testDialects())('what the public search page reads beside /v2, on 
 
     // Popular questions are read again every ten minutes, off the request; most askers first.
     await suggest({ q: '旅馆' });
-    await expect.poll(async () => await suggest({ q: '' })).toEqual([{ text: '旅馆证', kind: 'question' }, { text: '旅馆要办哪些证', kind: 'question' }]);
+    await expect
+      .poll(async () => await suggest({ q: '' }))
+      .toEqual([
+        { text: '旅馆证', kind: 'question' },
+        { text: '旅馆要办哪些证', kind: 'question' },
+      ]);
     expect(await suggest({ q: '旅馆要' })).toContainEqual({ text: '旅馆要办哪些证', kind: 'question' });
     // Asked here and an alias as well: suggested once, as the alias.
     const typing = await suggest({ q: '旅馆' });
@@ -125,7 +133,7 @@ describe.each(testDialects())('what the public search page reads beside /v2, on 
   });
 });
 
-describe('the public page\'s reads share the search rate limit', () => {
+describe("the public page's reads share the search rate limit", () => {
   let t: TestApp;
   afterAll(async () => t?.close());
 
@@ -133,7 +141,10 @@ describe('the public page\'s reads share the search rate limit', () => {
     t = await buildTestApp('sqlite', { env: { SEARCH_RATE_LIMIT: '2' } });
     const v2 = await t.app.inject({ url: `${API}/v2`, query: { query: '网吧' } });
     const first = await t.app.inject({ url: `${API}/v2/suggest`, query: { q: '网吧' } });
-    const refused = [await t.app.inject({ url: `${API}/v2/suggest`, query: { q: '网吧' } }), await t.app.inject({ url: `${API}/v2/permits`, query: { ids: '1' } })];
+    const refused = [
+      await t.app.inject({ url: `${API}/v2/suggest`, query: { q: '网吧' } }),
+      await t.app.inject({ url: `${API}/v2/permits`, query: { ids: '1' } }),
+    ];
     expect([v2.statusCode, first.statusCode, ...refused.map((r) => r.statusCode)]).toEqual([200, 200, 429, 429]);
     for (const res of refused) {
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);

@@ -33,8 +33,7 @@ export interface SearchDocRows {
 }
 
 /** Themes by name (code point order, the same on every database whatever its collation), then id. */
-const byName = (a: { id: string; name: string }, b: { id: string; name: string }) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : Number(a.id) - Number(b.id);
+const byName = (a: { id: string; name: string }, b: { id: string; name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : Number(a.id) - Number(b.id));
 
 /** The one copy of a text to keep (search-docs.repository.ts, textInterner). */
 export type Intern = <T extends string | null>(text: T) => T;
@@ -63,10 +62,18 @@ export function assembleSearchDocs(permitIds: readonly number[], rows: SearchDoc
   for (const t of rows.themes) byPermit.get(t.permit_id)?.themes.push({ id: String(t.id), name: intern(t.name) });
   for (const d of rows.departments) byPermit.get(d.permit_id)?.approvalDepartments.push(intern(d.name));
   for (const r of rows.risks) {
-    byPermit.get(r.permit_id)?.risks.push({
-      id: String(r.id), title: intern(r.title), description: intern(r.description), legalBasis: intern(r.legal_basis),
-      consequence: intern(r.consequence), prevention: intern(r.prevention), level: intern(r.level), riskType: intern(r.risk_type),
-    });
+    byPermit
+      .get(r.permit_id)
+      ?.risks.push({
+        id: String(r.id),
+        title: intern(r.title),
+        description: intern(r.description),
+        legalBasis: intern(r.legal_basis),
+        consequence: intern(r.consequence),
+        prevention: intern(r.prevention),
+        level: intern(r.level),
+        riskType: intern(r.risk_type),
+      });
   }
   const docs = permitIds.map((id) => byPermit.get(id)).filter((d): d is SearchDoc => d !== undefined);
   for (const d of docs) if (d.themes.length > 1) d.themes.sort(byName);

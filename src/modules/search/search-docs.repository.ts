@@ -13,8 +13,17 @@ async function docsFor(db: Executor, permitIds: number[], intern?: Intern): Prom
     db
       .selectFrom('permits as p')
       .innerJoin('regions as r', 'r.id', 'p.region_id')
-      .select(['p.id', 'p.region_id', 'r.name as region_name', 'p.name', 'p.code', 'p.implementation_level',
-        'p.internal_contact', 'p.contact_info', 'p.visible'])
+      .select([
+        'p.id',
+        'p.region_id',
+        'r.name as region_name',
+        'p.name',
+        'p.code',
+        'p.implementation_level',
+        'p.internal_contact',
+        'p.contact_info',
+        'p.visible',
+      ])
       .where('p.id', 'in', permitIds)
       .execute(),
     listThemesOfPermits(db, permitIds),
@@ -62,7 +71,13 @@ export async function loadAllSearchDocs(db: Executor): Promise<SearchDoc[]> {
   for (;;) {
     const ids = await db.selectFrom('permits').select('id').where('id', '>', after).orderBy('id').limit(LOAD_PAGE).execute();
     if (ids.length === 0) break;
-    out.push(...(await loadSearchDocs(db, ids.map((r) => r.id), intern)));
+    out.push(
+      ...(await loadSearchDocs(
+        db,
+        ids.map((r) => r.id),
+        intern,
+      )),
+    );
     after = ids[ids.length - 1].id;
   }
   return out;

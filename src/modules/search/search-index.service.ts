@@ -142,7 +142,7 @@ export class SearchIndexHolder {
     if (!read) return false;
     const { index, tag } = read;
     const highWater = await feed.highWater();
-    if (tag.feedPosition > highWater) return unusable('is ahead of the database\'s change feed (the database was replaced)');
+    if (tag.feedPosition > highWater) return unusable("is ahead of the database's change feed (the database was replaced)");
     // Changes made since may have been pruned from the feed: only a snapshot nothing changed after may be that old.
     if (highWater > tag.feedPosition && this.ctx.now() - tag.takenAt > FEED_REBUILD_AFTER_MS) return unusable('is older than the change feed is sure to keep');
     this.index = index;
@@ -150,11 +150,16 @@ export class SearchIndexHolder {
     const replayed = await feed.replayFrom(tag.feedPosition, (change) => this.applyNow(change));
     this.index.setLexicon(new AdminLexicon(await loadLexiconRules(this.ctx.db)));
     const held = { permits: this.index.size, risks: this.index.riskCount };
-    const counted = await sql<{ permits: number | string; risks: number | string }>`select (select count(*) from permits) as permits, (select count(*) from risks) as risks`.execute(this.ctx.db);
+    const counted = await sql<{
+      permits: number | string;
+      risks: number | string;
+    }>`select (select count(*) from permits) as permits, (select count(*) from risks) as risks`.execute(this.ctx.db);
     const inDatabase = { permits: Number(counted.rows[0]?.permits ?? 0), risks: Number(counted.rows[0]?.risks ?? 0) };
     if (held.permits !== inDatabase.permits || held.risks !== inDatabase.risks) {
       this.index = SearchIndex.build([]);
-      return unusable(`holds ${held.permits} permits and ${held.risks} risks after replaying the feed where the database has ${inDatabase.permits} and ${inDatabase.risks}`);
+      return unusable(
+        `holds ${held.permits} permits and ${held.risks} risks after replaying the feed where the database has ${inDatabase.permits} and ${inDatabase.risks}`,
+      );
     }
     this.builtAt = this.ctx.now();
     this.indexVersion++;
@@ -261,7 +266,13 @@ export class SearchIndexHolder {
     const given = makeDocs?.() ?? [];
     const have = new Set(given.map((d) => Number(d.permitId)));
     // Reads from the primary: the change was just committed there.
-    const docs = [...given, ...(await loadSearchDocs(this.ctx.db, permitIds.filter((id) => !have.has(id))))];
+    const docs = [
+      ...given,
+      ...(await loadSearchDocs(
+        this.ctx.db,
+        permitIds.filter((id) => !have.has(id)),
+      )),
+    ];
     // An import may have created a region: know it before its permits become searchable.
     const known = new Set(this.regionRows.map((r) => String(r.id)));
     const regions = docs.some((d) => !known.has(d.regionId)) ? await listRegionRows(this.ctx.db) : null;

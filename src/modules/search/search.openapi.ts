@@ -35,7 +35,7 @@ export const RiskSubject = Shape(
       }),
     ),
     score: Type.Number({ description: 'Relevance; results come best first.' }),
-    matched: Type.Array(Type.String(), { description: 'The query terms that hit, as they appear in the permit\'s text (for highlighting).' }),
+    matched: Type.Array(Type.String(), { description: "The query terms that hit, as they appear in the permit's text (for highlighting)." }),
   },
   { $id: 'RiskSubject', description: 'A `risk_subject` item: one permit in one region. Unknown values are null or [], never absent.' },
 );
@@ -43,21 +43,24 @@ export const RiskSubject = Shape(
 /** `data.debug` of a `/v2` answer asked with the debug flag. */
 const Evidence = Type.String({
   enum: ['text', 'alias', 'activity', 'supporting', 'question'],
-  description: "Where the permit matched: `text` its own text (name, themes, departments, risk titles and texts), `alias` a name people use for it, `activity` an activity it is the principal permit for, `supporting` one it is also needed for, `question` a question people ask about it (docs/search-knowledge.md).",
+  description:
+    'Where the permit matched: `text` its own text (name, themes, departments, risk titles and texts), `alias` a name people use for it, `activity` an activity it is the principal permit for, `supporting` one it is also needed for, `question` a question people ask about it (docs/search-knowledge.md).',
 });
 
 /** What matched one word of the question in a permit: its best match. */
-export const HitConcept = Shape({ concept: Type.String(), matched_as: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS] }), evidence: Evidence, score: Type.Number() });
+export const HitConcept = Shape({
+  concept: Type.String(),
+  matched_as: Type.String(),
+  origin: Type.String({ enum: [...TERM_ORIGINS] }),
+  evidence: Evidence,
+  score: Type.Number(),
+});
 
 export const SearchDebug = Shape(
   {
     normalized_query: Type.String({ description: 'The query after normalisation (width, case, traditional → simplified).' }),
     terms: Type.Array(
-      Shape({
-        term: Type.String(),
-        origin: Type.String({ enum: [...TERM_ORIGINS], description: 'How the term was produced.' }),
-        weight: Type.Number(),
-      }),
+      Shape({ term: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS], description: 'How the term was produced.' }), weight: Type.Number() }),
       { description: 'The terms searched.' },
     ),
     concepts: Type.Array(
@@ -65,7 +68,8 @@ export const SearchDebug = Shape(
         text: Type.String(),
         kind: Type.String({
           enum: ['content', 'single', 'light', 'intent', 'stage', 'bridge', 'sound'],
-          description: 'content/single: names what is asked about; light: qualifies it; intent: a question word or filler; stage: tells new, change, renewal, reissue or cancellation; bridge: a bigram across two words; sound: pinyin or initials.',
+          description:
+            'content/single: names what is asked about; light: qualifies it; intent: a question word or filler; stage: tells new, change, renewal, reissue or cancellation; bridge: a bigram across two words; sound: pinyin or initials.',
         }),
         weight: Type.Number(),
         alternatives: Type.Array(Shape({ text: Type.String(), origin: Type.String({ enum: [...TERM_ORIGINS] }), weight: Type.Number() }), {
@@ -76,7 +80,7 @@ export const SearchDebug = Shape(
     ),
     no_match_reason: Nullable(
       Type.String({ enum: ['nothing', 'unexplained', 'elsewhere'] }),
-      '`nothing`: no permit matches any word of the question; `unexplained`: the best candidate explains too little of it; `elsewhere`: with a region filter, the region\'s best candidate is far below what the rest of the catalogue answers (the region lacks that permit); null when something matched.',
+      "`nothing`: no permit matches any word of the question; `unexplained`: the best candidate explains too little of it; `elsewhere`: with a region filter, the region's best candidate is far below what the rest of the catalogue answers (the region lacks that permit); null when something matched.",
     ),
     subjects: Type.Array(Shape({ text: Type.String(), explained: Type.Number({ description: '0..1' }) }), {
       description: 'The words an answer must explain, and how well the best-scoring candidate explains each.',
@@ -85,7 +89,11 @@ export const SearchDebug = Shape(
       Shape({
         permit_id: Id(),
         permit_name: Type.String(),
-        reason: Type.String({ enum: ['unexplained', 'elsewhere', 'relative', 'hit_unexplained'], description: '`unexplained` or `elsewhere`: the whole answer was refused (no_match_reason); `relative`: far below the best hit; `hit_unexplained`: explains too little of the question.' }),
+        reason: Type.String({
+          enum: ['unexplained', 'elsewhere', 'relative', 'hit_unexplained'],
+          description:
+            '`unexplained` or `elsewhere`: the whole answer was refused (no_match_reason); `relative`: far below the best hit; `hit_unexplained`: explains too little of the question.',
+        }),
         score: Type.Number(),
         explained: Type.Number(),
       }),
@@ -99,7 +107,8 @@ export const SearchDebug = Shape(
         region: Type.String({ description: 'The region name.' }),
         score: Type.Number(),
         breakdown: Type.Record(Type.String(), Type.Number(), {
-          description: 'Score per field (name, code, theme, department, risk_title, risk_text, pinyin, department_alias, alias, activity, supporting, question) and the factors: `explained_share`, `name_phrase`, `stage`.',
+          description:
+            'Score per field (name, code, theme, department, risk_title, risk_text, pinyin, department_alias, alias, activity, supporting, question) and the factors: `explained_share`, `name_phrase`, `stage`.',
         }),
         matched: Type.Array(Type.String()),
         explained: Type.Number({ description: 'How well the permit explains the question (0..1).' }),
@@ -109,10 +118,7 @@ export const SearchDebug = Shape(
       }),
       { description: 'Per result, in result order.' },
     ),
-    timings_us: Shape(
-      { analyze: Type.Number(), retrieve: Type.Number(), rank: Type.Number(), total: Type.Number() },
-      { description: 'Microseconds.' },
-    ),
+    timings_us: Shape({ analyze: Type.Number(), retrieve: Type.Number(), rank: Type.Number(), total: Type.Number() }, { description: 'Microseconds.' }),
     index: Shape(
       { documents: Count('Permits indexed.'), age_ms: Type.Number({ description: 'Since the index was built.' }), version: Type.Integer() },
       { description: 'The index answering.' },
@@ -147,7 +153,11 @@ export const SearchData = Shape(
 
 const searchFields = (post: boolean) =>
   fields({
-    ...aliased('query', ['q', 'text'], Type.String({ maxLength: 500, description: 'The question, e.g. 开奶茶店要办什么证; required, at most 500 characters.' })),
+    ...aliased(
+      'query',
+      ['q', 'text'],
+      Type.String({ maxLength: 500, description: 'The question, e.g. 开奶茶店要办什么证; required, at most 500 characters.' }),
+    ),
     debug: Type.Optional(
       Type.String({ description: `Debug details when one of 1, true, yes, on${post ? ' (case-insensitive; JSON true too)' : ' (exactly)'}.` }),
     ),
@@ -155,7 +165,8 @@ const searchFields = (post: boolean) =>
     mode: Type.Optional(Type.String({ default: 'llm', description: 'Accepted; does not change the output.' })),
     channel: Type.Optional(
       Type.String({
-        description: 'Where the question is asked — page, console, assistant or api (any other value counts as api) — for the query log (docs/query-log.md); the header X-Lawrisk-Channel says the same. Does not change the output.',
+        description:
+          'Where the question is asked — page, console, assistant or api (any other value counts as api) — for the query log (docs/query-log.md); the header X-Lawrisk-Channel says the same. Does not change the output.',
       }),
     ),
     ...aliased(
@@ -170,7 +181,8 @@ const searchFields = (post: boolean) =>
 const search = (post: boolean) => ({
   tags: ['search'] as ['search'],
   summary: `Search permits and their risks (${post ? 'JSON or form body' : 'query string'})`,
-  description: 'Hidden permits never appear. Answers without debug are cached until the data changes. Answers of 1 kB or more come gzip-compressed (`Content-Encoding: gzip`) to clients sending `Accept-Encoding: gzip`.',
+  description:
+    'Hidden permits never appear. Answers without debug are cached until the data changes. Answers of 1 kB or more come gzip-compressed (`Content-Encoding: gzip`) to clients sending `Accept-Encoding: gzip`.',
   ...(post
     ? { body: searchFields(true), bodyRequired: true as const, consumes: ['application/json', 'application/x-www-form-urlencoded'] }
     : { querystring: searchFields(false) }),
@@ -186,7 +198,7 @@ const search = (post: boolean) => ({
 const getPermits = (post: boolean) => ({
   tags: ['search'] as ['search'],
   summary: `The search-visible permits of one region (${post ? 'JSON or form body' : 'query string'})`,
-  sessionOptional: 'below grade 90 only the user\'s own region has permits (another region answers an empty list).',
+  sessionOptional: "below grade 90 only the user's own region has permits (another region answers an empty list).",
   ...(post
     ? { body: fields(regionToken(true)), bodyRequired: true as const, consumes: ['application/json', 'application/x-www-form-urlencoded'] }
     : { querystring: fields(regionToken(true)) }),
@@ -199,11 +211,7 @@ const getPermits = (post: boolean) => ({
 export const searchDocs = routeDocs({
   searchGet: search(false),
   searchPost: search(true),
-  regions: {
-    tags: ['search'],
-    summary: 'All regions',
-    responses: { 200: ok('The regions, by id.', Shape({ regions: Type.Array(Region) })) },
-  },
+  regions: { tags: ['search'], summary: 'All regions', responses: { 200: ok('The regions, by id.', Shape({ regions: Type.Array(Region) })) } },
   themes: {
     tags: ['search'],
     summary: 'All themes with their search-visible permit counts',
@@ -220,7 +228,11 @@ export const searchDocs = routeDocs({
     sessionOptional: 'needed for `visibility` hidden or all.',
     querystring: fields({
       visibility: Type.Optional(
-        Type.String({ enum: ['visible', 'hidden', 'all'], default: 'visible', description: 'Search-visible, hidden or all permits (case-insensitive); hidden and all need a login.' }),
+        Type.String({
+          enum: ['visible', 'hidden', 'all'],
+          default: 'visible',
+          description: 'Search-visible, hidden or all permits (case-insensitive); hidden and all need a login.',
+        }),
       ),
     }),
     responses: {

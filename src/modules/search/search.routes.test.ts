@@ -75,9 +75,20 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
     expect(body.message).toBe('OK');
     const d = body.data;
     expect(d).toMatchObject({
-      llmRespond: '', request: '', questionExtend: [], conversationId: '', messageId: '', workflowTrackingId: '',
-      roundNumber: 0, conversationInfo: {}, costStatistics: {}, knowledgeSources: [], executionSteps: [],
-      totalKnowledgeSources: 0, workflowStatus: 'ok', debug: {},
+      llmRespond: '',
+      request: '',
+      questionExtend: [],
+      conversationId: '',
+      messageId: '',
+      workflowTrackingId: '',
+      roundNumber: 0,
+      conversationInfo: {},
+      costStatistics: {},
+      knowledgeSources: [],
+      executionSteps: [],
+      totalKnowledgeSources: 0,
+      workflowStatus: 'ok',
+      debug: {},
     });
     expect(Number.isInteger(d.executionTime)).toBe(true);
     expect(d.risk_subject.length).toBeGreaterThan(0);
@@ -85,13 +96,17 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
     const first = d.risk_subject[0];
     expect(first.permit.name).toBe('旅馆业特种行业许可证核发');
     expect(Object.keys(first).sort()).toEqual(['matched', 'permit', 'region', 'risks', 'score', 'theme', 'themes']);
-    expect(Object.keys(first.permit).sort()).toEqual(
-      ['approval_departments', 'code', 'contact_info', 'id', 'implementation_level', 'internal_contact', 'name'],
-    );
+    expect(Object.keys(first.permit).sort()).toEqual([
+      'approval_departments',
+      'code',
+      'contact_info',
+      'id',
+      'implementation_level',
+      'internal_contact',
+      'name',
+    ]);
     expect(first.risks.length).toBeGreaterThan(0);
-    expect(Object.keys(first.risks[0]).sort()).toEqual(
-      ['consequence', 'description', 'id', 'legal_basis', 'level', 'prevention', 'title'],
-    );
+    expect(Object.keys(first.risks[0]).sort()).toEqual(['consequence', 'description', 'id', 'legal_basis', 'level', 'prevention', 'title']);
     expect(first.matched.length).toBeGreaterThan(0);
     const scores = d.risk_subject.map((s: { score: number }) => s.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
@@ -200,7 +215,9 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
     const id = String(seed.permits.get(THEMED));
     expect(await find()).toContain(id);
     const del = await t.app.inject({
-      method: 'DELETE', url: `${API}/admin/permits?region_id=${seed.regions.get('511603')}&permit_id=${id}`, headers: { cookie: admin },
+      method: 'DELETE',
+      url: `${API}/admin/permits?region_id=${seed.regions.get('511603')}&permit_id=${id}`,
+      headers: { cookie: admin },
     });
     expect(del.statusCode).toBe(200);
     expect(await find()).not.toContain(id);

@@ -51,23 +51,20 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     if (query === '') throw new AppError(400, 'query is required', {}, { error: 'query is required' });
     if (query.length > MAX_QUERY_LENGTH) throw queryTooLong();
     // `top` and `mode` are accepted and do not change the output.
-    const outcome = searchRiskSubjects(ctx, holder, cache, {
-      query,
-      regions: readList(input, 'region', 'region_id'),
-      debug: debugFlag(input.debug, post),
-    });
+    const outcome = searchRiskSubjects(ctx, holder, cache, { query, regions: readList(input, 'region', 'region_id'), debug: debugFlag(input.debug, post) });
     const elapsed = performance.now() - started;
     const executionTime = Math.round(elapsed);
     // A HEAD request runs this handler too; it asks nothing anyone reads.
-    if (req.method !== 'HEAD') queryLog.record({
-      query,
-      regionIds: outcome.regionIds,
-      resultCount: outcome.count,
-      topPermitIds: outcome.topPermitIds,
-      latencyUs: Math.round(elapsed * 1000),
-      channel: channelOf(req.headers['x-lawrisk-channel'], input.channel),
-      address: req.ip,
-    });
+    if (req.method !== 'HEAD')
+      queryLog.record({
+        query,
+        regionIds: outcome.regionIds,
+        resultCount: outcome.count,
+        topPermitIds: outcome.topPermitIds,
+        latencyUs: Math.round(elapsed * 1000),
+        channel: channelOf(req.headers['x-lawrisk-channel'], input.channel),
+        address: req.ip,
+      });
     reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
     const gzipped = acceptsGzip(req.headers['accept-encoding']) ? gzippedAnswer(outcome, executionTime) : null;
     if (gzipped) return reply.header('content-encoding', 'gzip').send(gzipped);
@@ -102,10 +99,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: AppContext, hold
     data: { regions: (await listRegionRows(ctx.readDb)).map(presentRegion) },
   }));
 
-  app.get(`${apiRoot}/v2/themes`, publicRead(searchDocs.themes), async () => ({
-    success: true,
-    data: await listThemesWithVisibleCounts(ctx.readDb),
-  }));
+  app.get(`${apiRoot}/v2/themes`, publicRead(searchDocs.themes), async () => ({ success: true, data: await listThemesWithVisibleCounts(ctx.readDb) }));
 
   app.get(`${apiRoot}/v2/unbound-permits`, publicRead(searchDocs.unboundPermits), async (req) => {
     const value = (readString(asInput(req.query), 'visibility') ?? 'visible').toLowerCase() as Visibility;

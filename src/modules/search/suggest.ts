@@ -75,7 +75,10 @@ export class Suggester {
     found.sort((a, b) => Number(a.at > 0) - Number(b.at > 0) || byOrder(a.c, b.c));
     // A question asked here may also be a name or an alias: it is suggested once, as the name.
     const seen = new Set<string>();
-    return found.filter((f) => !seen.has(f.c.key) && seen.add(f.c.key)).slice(0, limit).map((f) => present(f.c));
+    return found
+      .filter((f) => !seen.has(f.c.key) && seen.add(f.c.key))
+      .slice(0, limit)
+      .map((f) => present(f.c));
   }
 
   /**
@@ -124,12 +127,24 @@ export class Suggester {
   private refreshPopular(): void {
     if (this.refreshing || this.ctx.now() - this.popularAt < POPULAR_REFRESH_MS || this.ctx.config.queryLogDays === 0) return;
     const from = new Date(this.ctx.now() - POPULAR_DAYS * 86_400_000).toISOString();
-    const query = { fromIso: from, minAskers: MIN_ASKERS, limit: POPULAR_KEPT, offsetMinutes: this.ctx.config.utcOffsetMinutes, postgres: this.ctx.dbh.kind === 'postgres' };
+    const query = {
+      fromIso: from,
+      minAskers: MIN_ASKERS,
+      limit: POPULAR_KEPT,
+      offsetMinutes: this.ctx.config.utcOffsetMinutes,
+      postgres: this.ctx.dbh.kind === 'postgres',
+    };
     this.refreshing = popularQuestions(this.ctx.readDb, query)
       .then((rows) => {
         this.popularByCount = rows
           .filter((r) => r.query.length <= POPULAR_LONGEST && !r.query.includes('['))
-          .map((r) => ({ text: r.query, kind: 'question' as const, key: fold(r.query), regions: new Set([this.regionsOfAnswer(r.topPermitIds)]), count: r.askers }))
+          .map((r) => ({
+            text: r.query,
+            kind: 'question' as const,
+            key: fold(r.query),
+            regions: new Set([this.regionsOfAnswer(r.topPermitIds)]),
+            count: r.askers,
+          }))
           .filter((c) => [...c.regions][0].size > 0);
         this.popular = new CandidateList(this.popularByCount);
       })
@@ -160,12 +175,7 @@ function leadsInto(regionSets: Set<Set<string>>, regionIds: string[]): boolean {
 
 /** The candidates' own order: shorter (more general) first, then by kind, then the most asked. */
 function byOrder(a: Candidate, b: Candidate): number {
-  return (
-    a.text.length - b.text.length ||
-    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-    b.count - a.count ||
-    (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
-  );
+  return a.text.length - b.text.length || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 }
 
 /**

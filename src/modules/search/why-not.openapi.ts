@@ -12,7 +12,7 @@ export const WhyNotAnswer = Shape(
       WHY_NOT_VERDICTS.map((v) => Type.Literal(v)),
       {
         description:
-          'unknown: no such permit in the index; hidden: not searchable; region: outside the region filter; curated_out: an administrator\'s curation hides it from this question; pinned: put at `rank` by curation; no_terms: no word of the question in its text or knowledge; found: in the answer at `rank`; no_answer: the whole question is answered with nothing, for `reason`; cut: scored and cut, for `reason`; below_limit: after the answer\'s 20th hit; not_retrieved: not among the candidates retrieval keeps for ranking (by the score before the explanation, name and stage factors).',
+          "unknown: no such permit in the index; hidden: not searchable; region: outside the region filter; curated_out: an administrator's curation hides it from this question; pinned: put at `rank` by curation; no_terms: no word of the question in its text or knowledge; found: in the answer at `rank`; no_answer: the whole question is answered with nothing, for `reason`; cut: scored and cut, for `reason`; below_limit: after the answer's 20th hit; not_retrieved: not among the candidates retrieval keeps for ranking (by the score before the explanation, name and stage factors).",
       },
     ),
     rank: Nullable(Type.Integer({ minimum: 1 }), 'Its place in the answer when found.'),
@@ -36,6 +36,9 @@ export const whyNotDocs = routeDocs({
       permit_id: Type.String({ description: 'The permit id.' }),
       ...regionToken(false),
     }),
-    responses: { 200: ok('The verdict and the permit\'s own evidence.', WhyNotAnswer), 400: failure('请输入检索问题 / 请指定许可事项 / 查询内容过长（最多 500 个字符）') },
+    responses: {
+      200: ok("The verdict and the permit's own evidence.", WhyNotAnswer),
+      400: failure('请输入检索问题 / 请指定许可事项 / 查询内容过长（最多 500 个字符）'),
+    },
   },
 });

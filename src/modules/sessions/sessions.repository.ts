@@ -40,13 +40,7 @@ export async function recordLoginFailure(db: Executor, username: string, ip: str
 }
 
 export async function recentLoginFailures(db: Executor, username: string, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('login_failures')
-    .select('created_at')
-    .where('username', '=', username)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await db.selectFrom('login_failures').select('created_at').where('username', '=', username).orderBy('created_at', 'desc').limit(limit).execute();
   return rows.map((r) => r.created_at);
 }
 

@@ -21,10 +21,7 @@ export const SnapshotEntry = Shape(
 );
 
 export const SnapshotList = Shape(
-  {
-    snapshots: Type.Array(SnapshotEntry, { description: 'Newest batch first; permits of a batch in saved order.' }),
-    pagination: Shape(PageFields),
-  },
+  { snapshots: Type.Array(SnapshotEntry, { description: 'Newest batch first; permits of a batch in saved order.' }), pagination: Shape(PageFields) },
   { $id: 'SnapshotList', description: 'One page of snapshot entries.' },
 );
 
@@ -42,10 +39,10 @@ export const snapshotDocs = routeDocs({
   list: {
     tags: ['snapshots'],
     summary: 'Permit risk snapshots',
-    description: 'One item per (batch, permit), within the user\'s data scope. A filter that names nothing gives an empty list.',
+    description: "One item per (batch, permit), within the user's data scope. A filter that names nothing gives an empty list.",
     querystring: fields({
       ...aliased('region_id', ['region'], Type.String({ description: 'Region id, code or name, or the id of a region deleted since.' })),
-      ...aliased('permit_id', ['permit'], Type.String({ description: 'The saved permit\'s id, code or name.' })),
+      ...aliased('permit_id', ['permit'], Type.String({ description: "The saved permit's id, code or name." })),
       edited_by: Type.Optional(Type.String({ description: 'Exact.' })),
       limit: Type.Optional(Type.Integer({ default: 20, description: 'Default 20, clamped to 1..200.' })),
       offset: Type.Optional(Type.Integer({ default: 0, description: 'Default 0, at least 0.' })),
@@ -57,17 +54,17 @@ export const snapshotDocs = routeDocs({
     summary: 'Restore every permit of a snapshot batch',
     description:
       'The current state of those permits is saved as a new batch first (restoring it undoes the restore); then each ' +
-      'permit\'s record, theme links, approval departments and risks are put back, recreated under its id when deleted. One transaction.',
+      "permit's record, theme links, approval departments and risks are put back, recreated under its id when deleted. One transaction.",
     params: pathParams({ batch_id: 'The snapshot batch id.' }),
     body: fields({
-      edited_by: Type.Optional(Type.String({ description: 'Recorded on the new batch; default the user\'s username, then display name, then `admin`.' })),
+      edited_by: Type.Optional(Type.String({ description: "Recorded on the new batch; default the user's username, then display name, then `admin`." })),
       change_summary: Type.Optional(Type.String({ description: 'Recorded on the new batch; blank becomes null.' })),
     }),
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
     responses: {
       200: ok('Restored.', SnapshotRestoreResult),
       400: failure('无法恢复许可事项“…”：所属区域已被删除; 无法恢复许可事项“…”：该区域已有事项编码为 … 的许可事项…'),
-      403: failure('A batch spanning regions outside the user\'s data scope: 无权操作该区域的数据'),
+      403: failure("A batch spanning regions outside the user's data scope: 无权操作该区域的数据"),
       404: failure('快照批次不存在'),
     },
   },

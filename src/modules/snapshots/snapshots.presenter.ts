@@ -25,10 +25,5 @@ export function presentSnapshotEntry(r: SnapshotEntryRow): Static<typeof Snapsho
 
 /** A restored batch: its permits, and the batch that saved what they were just before (none when there was nothing to save). */
 export function presentRestoredBatch(batchId: number, permitIds: number[], savedBatchId: number | null, riskCount: number): RestoreResult {
-  return {
-    batch_id: String(batchId),
-    restored_permits: permitIds.map(String),
-    new_snapshot_batch_id: recordIdText(savedBatchId),
-    risk_count: riskCount,
-  };
+  return { batch_id: String(batchId), restored_permits: permitIds.map(String), new_snapshot_batch_id: recordIdText(savedBatchId), risk_count: riskCount };
 }

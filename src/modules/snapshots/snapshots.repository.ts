@@ -12,10 +12,7 @@ export interface SnapshotListFilter {
 }
 
 function filtered(db: Executor, f: SnapshotListFilter) {
-  let q = db
-    .selectFrom('snapshot_permits as sp')
-    .innerJoin('snapshot_batches as b', 'b.id', 'sp.batch_id')
-    .leftJoin('regions as r', 'r.id', 'sp.region_id');
+  let q = db.selectFrom('snapshot_permits as sp').innerJoin('snapshot_batches as b', 'b.id', 'sp.batch_id').leftJoin('regions as r', 'r.id', 'sp.region_id');
   if (f.regionIds !== 'all') q = q.where('sp.region_id', 'in', f.regionIds);
   if (f.editedBy !== undefined) q = q.where('b.edited_by', '=', f.editedBy);
   const permit = f.permit;
@@ -36,11 +33,22 @@ function filtered(db: Executor, f: SnapshotListFilter) {
 export async function listSnapshotEntries(db: Executor, f: SnapshotListFilter) {
   if (f.regionIds !== 'all' && f.regionIds.length === 0) return { rows: [], total: 0 };
   const [count, rows] = await Promise.all([
-    filtered(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    filtered(db, f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     filtered(db, f)
       .select([
-        'b.id as batch_id', 'sp.region_id', 'r.name as region_name', 'sp.permit_id', 'sp.permit_name', 'sp.permit_code',
-        'b.edited_by', 'b.change_summary', 'b.reason', 'b.created_at', 'sp.risk_count',
+        'b.id as batch_id',
+        'sp.region_id',
+        'r.name as region_name',
+        'sp.permit_id',
+        'sp.permit_name',
+        'sp.permit_code',
+        'b.edited_by',
+        'b.change_summary',
+        'b.reason',
+        'b.created_at',
+        'sp.risk_count',
       ])
       .orderBy('b.created_at', 'desc')
       .orderBy('b.id', 'desc')

@@ -5,7 +5,10 @@ import { GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from '../p
 import { createSnapshotBatch } from '../permits/create-snapshot.js';
 
 const COMPANY = '511A0064100070'; // 公司设立登记: three themes, two approval departments, three risks
-const themedCodes = (region: string) => loadCorpus().permits.filter((p) => p.region_code === region && p.themes.length > 0).map((p) => p.code);
+const themedCodes = (region: string) =>
+  loadCorpus()
+    .permits.filter((p) => p.region_code === region && p.themes.length > 0)
+    .map((p) => p.code);
 
 /** A permit payload with risk ids and update time left out: what a restore must reproduce exactly. */
 function restorable(permit: Record<string, unknown>) {
@@ -24,7 +27,15 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     return res.json().data.snapshot_batch_id as string;
   };
   const restore = (batch: string, body?: unknown, cookie?: string | null) => w.send('POST', `/admin/permit-risk-snapshots/${batch}/restore`, body, cookie);
-  const batchCount = async () => Number((await db().selectFrom('snapshot_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const batchCount = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('snapshot_batches')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     w = await maintenanceWorld(dialect);
@@ -40,17 +51,23 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
 
     const listed = (await w.get('/admin/permit-risk-snapshots')).json().data;
     expect(listed.snapshots[0]).toEqual({
-      batch_id: batch, region_id: String(w.seed.regions.get(GUANGAN)), region_name: '广安区', permit_id: before.id,
-      permit_name: '公司设立登记', permit_code: COMPANY, edited_by: 'admin', change_summary: null, reason: 'delete',
-      created_at: expect.any(String), risk_count: 3,
+      batch_id: batch,
+      region_id: String(w.seed.regions.get(GUANGAN)),
+      region_name: '广安区',
+      permit_id: before.id,
+      permit_name: '公司设立登记',
+      permit_code: COMPANY,
+      edited_by: 'admin',
+      change_summary: null,
+      reason: 'delete',
+      created_at: expect.any(String),
+      risk_count: 3,
     });
 
     w.changes.length = 0;
     const res = await restore(batch);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
-      success: true, data: { batch_id: batch, restored_permits: [before.id], new_snapshot_batch_id: null, risk_count: 3 },
-    });
+    expect(res.json()).toEqual({ success: true, data: { batch_id: batch, restored_permits: [before.id], new_snapshot_batch_id: null, risk_count: 3 } });
     expect(restorable(await details(COMPANY))).toEqual(restorable(before));
     expect(w.changes).toEqual([{ kind: 'permits', permitIds: [Number(before.id)] }]);
     expect(await w.lastLog()).toMatchObject({ operation_type: 'restore', target_type: 'snapshot_batch', target_id: batch, outcome: 'success' });
@@ -58,7 +75,18 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     // The recreated id does not disturb new ids (PostgreSQL's sequence is already past it).
     const fresh = await db()
       .insertInto('permits')
-      .values({ region_id: w.seed.regions.get(GUANGAN)!, code: 'NEW-1', name: '新事项', implementation_level: null, internal_contact: null, contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x' })
+      .values({
+        region_id: w.seed.regions.get(GUANGAN)!,
+        code: 'NEW-1',
+        name: '新事项',
+        implementation_level: null,
+        internal_contact: null,
+        contact_info: null,
+        visible: 1,
+        source_file_id: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     expect(fresh.id).toBeGreaterThan(Math.max(...w.seed.permits.values()));
@@ -85,7 +113,11 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     const undo = await restore(data.new_snapshot_batch_id, { change_summary: '撤销恢复' });
     expect(undo.json().data).toMatchObject({ restored_permits: [String(id)], risk_count: 2 });
     expect(restorable(await details(COMPANY))).toEqual(restorable(changed));
-    const undoBatch = await db().selectFrom('snapshot_batches').selectAll().where('id', '=', Number(undo.json().data.new_snapshot_batch_id)).executeTakeFirstOrThrow();
+    const undoBatch = await db()
+      .selectFrom('snapshot_batches')
+      .selectAll()
+      .where('id', '=', Number(undo.json().data.new_snapshot_batch_id))
+      .executeTakeFirstOrThrow();
     expect(undoBatch).toMatchObject({ edited_by: 'admin', change_summary: '撤销恢复', risk_count: 3 });
     await restore(batch);
   });
@@ -100,7 +132,18 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     const batch = await del(GUANGAN, code);
     const taken = await db()
       .insertInto('permits')
-      .values({ region_id: w.seed.regions.get(GUANGAN)!, code, name: '占用编码', implementation_level: null, internal_contact: null, contact_info: null, visible: 1, source_file_id: null, created_at: 'x', updated_at: 'x' })
+      .values({
+        region_id: w.seed.regions.get(GUANGAN)!,
+        code,
+        name: '占用编码',
+        implementation_level: null,
+        internal_contact: null,
+        contact_info: null,
+        visible: 1,
+        source_file_id: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const batches = await batchCount();
@@ -138,7 +181,12 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     const page = (await w.get('/admin/permit-risk-snapshots?limit=2&offset=1')).json().data;
     expect(page.snapshots.map((s: { batch_id: string }) => Number(s.batch_id))).toEqual(ids.slice(1, 3));
     const clamps: Array<[string, number, number]> = [
-      ['limit=0', 1, 0], ['limit=500', 200, 0], ['limit=abc', 20, 0], ['limit=2.5', 20, 0], ['offset=-5', 20, 0], ['offset=x', 20, 0],
+      ['limit=0', 1, 0],
+      ['limit=500', 200, 0],
+      ['limit=abc', 20, 0],
+      ['limit=2.5', 20, 0],
+      ['offset=-5', 20, 0],
+      ['offset=x', 20, 0],
     ];
     for (const [q, limit, offset] of clamps) {
       const p = (await w.get(`/admin/permit-risk-snapshots?${q}`)).json().data.pagination;
@@ -162,12 +210,17 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ success: false, message: '快照批次不存在' });
     // A batch spanning two regions (as an import makes) is refused outright.
-    const mixed = await db().transaction().execute((trx) =>
-      createSnapshotBatch(trx, {
-        reason: 'import', editedBy: 'admin', changeSummary: null, now: new Date().toISOString(),
-        permitIds: [idOf(GUANGAN, themedCodes(GUANGAN)[5]), idOf(QIANFENG, themedCodes(QIANFENG)[5])],
-      }),
-    );
+    const mixed = await db()
+      .transaction()
+      .execute((trx) =>
+        createSnapshotBatch(trx, {
+          reason: 'import',
+          editedBy: 'admin',
+          changeSummary: null,
+          now: new Date().toISOString(),
+          permitIds: [idOf(GUANGAN, themedCodes(GUANGAN)[5]), idOf(QIANFENG, themedCodes(QIANFENG)[5])],
+        }),
+      );
     const refused = await restore(String(mixed), {}, w.district);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ success: false, message: '无权操作该区域的数据' });

@@ -12,13 +12,9 @@ export const CatalogueStatistics = Shape(
       }),
     }),
   },
-  { $id: 'CatalogueStatistics', description: 'Permit and risk totals within the user\'s data scope.' },
+  { $id: 'CatalogueStatistics', description: "Permit and risk totals within the user's data scope." },
 );
 
 export const statisticsDocs = routeDocs({
-  totals: {
-    tags: ['statistics'],
-    summary: 'Catalogue totals for the dashboard',
-    responses: { 200: ok('The totals.', CatalogueStatistics) },
-  },
+  totals: { tags: ['statistics'], summary: 'Catalogue totals for the dashboard', responses: { 200: ok('The totals.', CatalogueStatistics) } },
 });

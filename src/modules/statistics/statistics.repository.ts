@@ -25,12 +25,7 @@ export async function catalogueStatistics(db: Executor, scope: RegionScope): Pro
 
   const visible = Number(permits.find((r) => r.visible === 1)?.n ?? 0);
   const hidden = Number(permits.find((r) => r.visible !== 1)?.n ?? 0);
-  const rank = (level: string) => (LEVEL_ORDER.indexOf(level) + 1 || LEVEL_ORDER.length + 1);
-  const byLevel = levels
-    .map((r) => ({ level: r.level ?? '未分级', count: Number(r.n) }))
-    .sort((a, b) => rank(a.level) - rank(b.level));
-  return {
-    permits: { total: visible + hidden, visible, hidden },
-    risks: { total: byLevel.reduce((s, l) => s + l.count, 0), by_level: byLevel },
-  };
+  const rank = (level: string) => LEVEL_ORDER.indexOf(level) + 1 || LEVEL_ORDER.length + 1;
+  const byLevel = levels.map((r) => ({ level: r.level ?? '未分级', count: Number(r.n) })).sort((a, b) => rank(a.level) - rank(b.level));
+  return { permits: { total: visible + hidden, visible, hidden }, risks: { total: byLevel.reduce((s, l) => s + l.count, 0), by_level: byLevel } };
 }

@@ -24,9 +24,7 @@ export async function listRegionThemeOptions(db: Executor, regionId: number): Pr
     ])
     .orderBy('t.id')
     .execute();
-  return rows
-    .map(presentRegionThemeOption)
-    .filter((r) => r.option_id !== null || r.permit_count > 0);
+  return rows.map(presentRegionThemeOption).filter((r) => r.option_id !== null || r.permit_count > 0);
 }
 
 /** Offers each theme in each region it is now used in (the region-theme options of 2.3). */

@@ -3,7 +3,12 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import { GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from '../permits/maintenance.fixture.js';
 
-interface Option { id: string; name: string; option_id: string | null; permit_count: number }
+interface Option {
+  id: string;
+  name: string;
+  option_id: string | null;
+  permit_count: number;
+}
 
 describe.each(testDialects())('GET /admin/themes on %s', (dialect) => {
   let w: MaintenanceWorld;
@@ -37,7 +42,18 @@ describe.each(testDialects())('GET /admin/themes on %s', (dialect) => {
     const offered = w.seed.themes.get('T05')!;
     const permit = await db
       .insertInto('permits')
-      .values({ region_id: town.id, code: 'P1', name: '网吧许可', implementation_level: null, internal_contact: null, contact_info: null, visible: 0, source_file_id: null, created_at: 'x', updated_at: 'x' })
+      .values({
+        region_id: town.id,
+        code: 'P1',
+        name: '网吧许可',
+        implementation_level: null,
+        internal_contact: null,
+        contact_info: null,
+        visible: 0,
+        source_file_id: null,
+        created_at: 'x',
+        updated_at: 'x',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     // Linked through a permit only (no option row), and offered without any permit.

@@ -38,9 +38,5 @@ export async function deleteThemeRow(db: Executor, id: number) {
   const regions = await db.deleteFrom('region_themes').where('theme_id', '=', id).executeTakeFirst();
   const permits = await db.deleteFrom('permit_themes').where('theme_id', '=', id).executeTakeFirst();
   const theme = await db.deleteFrom('themes').where('id', '=', id).executeTakeFirst();
-  return {
-    deleted: Number(theme.numDeletedRows) > 0,
-    regionLinks: Number(regions.numDeletedRows),
-    permitLinks: Number(permits.numDeletedRows),
-  };
+  return { deleted: Number(theme.numDeletedRows) > 0, regionLinks: Number(regions.numDeletedRows), permitLinks: Number(permits.numDeletedRows) };
 }

@@ -10,10 +10,7 @@ import { themeDocs } from './themes.openapi.js';
 
 const themeName = 'The theme name; required; unique.';
 const CreateThemeBody = Type.Object({ name: Text(100, themeName) }, { additionalProperties: false });
-const RenameThemeBody = Type.Object(
-  { name: Text(100, themeName), new_name: Text(100, 'Alias of `name`.') },
-  { additionalProperties: false },
-);
+const RenameThemeBody = Type.Object({ name: Text(100, themeName), new_name: Text(100, 'Alias of `name`.') }, { additionalProperties: false });
 
 type WithThemeId = FastifyRequest<{ Params: { theme_id: string } }>;
 
@@ -23,10 +20,7 @@ const operation = adminChange('theme');
 export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/themes/catalog`;
 
-  app.get(base, { config: { guard: 'admin', doc: themeDocs.catalog } }, async () => ({
-    success: true,
-    data: { themes: await listCatalogThemes(ctx.db) },
-  }));
+  app.get(base, { config: { guard: 'admin', doc: themeDocs.catalog } }, async () => ({ success: true, data: { themes: await listCatalogThemes(ctx.db) } }));
 
   app.post(base, { schema: { body: CreateThemeBody }, config: operation('create', '创建主题', themeDocs.create) }, async (req) => {
     const theme = await createTheme(ctx, readString(asInput(req.body), 'name'));
@@ -52,8 +46,7 @@ export function registerThemesCatalogRoutes(app: FastifyInstance, ctx: AppContex
     req.operation.targetId = req.params.theme_id;
     const result = await deleteTheme(ctx, req.params.theme_id);
     req.operation.targetName = result.theme.name;
-    req.operation.summary =
-      `删除主题 ${result.theme.name}（解除 ${result.removed_region_links} 个区域关联、${result.removed_permit_links} 个许可关联）`;
+    req.operation.summary = `删除主题 ${result.theme.name}（解除 ${result.removed_region_links} 个区域关联、${result.removed_permit_links} 个许可关联）`;
     return { success: true, message: '主题已删除', data: result };
   });
 }

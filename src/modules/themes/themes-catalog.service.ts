@@ -6,7 +6,13 @@ import { nowIso } from '../../db/dialect.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { parseRecordId } from '../../http/record-id.js';
 import {
-  deleteThemeRow, findThemeById, findThemeByName, insertTheme, listThemesWithUsage, renameThemeRow, type ThemeRow,
+  deleteThemeRow,
+  findThemeById,
+  findThemeByName,
+  insertTheme,
+  listThemesWithUsage,
+  renameThemeRow,
+  type ThemeRow,
 } from './themes-catalog.repository.js';
 import type { CatalogTheme, DeletedTheme } from './themes.openapi.js';
 import { presentCatalogTheme, presentTheme } from './themes.presenter.js';
@@ -32,39 +38,46 @@ async function assertNameFree(db: Executor, name: string, exceptId: number | nul
 
 export async function createTheme(ctx: AppContext, rawName: string | undefined): Promise<ThemeRow> {
   const name = checkName(rawName);
-  return writeChange(ctx, async (trx) => {
-    await assertNameFree(trx, name, null);
-    return insertTheme(trx, name, nowIso(ctx.now));
-  }, () => EVERYTHING);
+  return writeChange(
+    ctx,
+    async (trx) => {
+      await assertNameFree(trx, name, null);
+      return insertTheme(trx, name, nowIso(ctx.now));
+    },
+    () => EVERYTHING,
+  );
 }
 
 export async function renameTheme(ctx: AppContext, rawId: string, rawName: string | undefined) {
   const name = checkName(rawName);
   const id = parseRecordId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
-  return writeChange(ctx, async (trx) => {
-    const before = await findThemeById(trx, id);
-    if (!before) throw notFound(NOT_FOUND);
-    await assertNameFree(trx, name, id);
-    await renameThemeRow(trx, id, name);
-    return { theme: { ...before, name }, previousName: before.name };
-  }, () => EVERYTHING);
+  return writeChange(
+    ctx,
+    async (trx) => {
+      const before = await findThemeById(trx, id);
+      if (!before) throw notFound(NOT_FOUND);
+      await assertNameFree(trx, name, id);
+      await renameThemeRow(trx, id, name);
+      return { theme: { ...before, name }, previousName: before.name };
+    },
+    () => EVERYTHING,
+  );
 }
 
 /** Removes a theme, its region associations and its permit links; 404 when nothing was deleted. */
 export async function deleteTheme(ctx: AppContext, rawId: string): Promise<Static<typeof DeletedTheme>> {
   const id = parseRecordId(rawId);
   if (id === null) throw notFound(NOT_FOUND);
-  const result = await writeChange(ctx, async (trx) => {
-    const theme = await findThemeById(trx, id);
-    const removed = await deleteThemeRow(trx, id);
-    return { theme, ...removed };
-  }, (r) => (r.deleted && r.theme ? EVERYTHING : null));
+  const result = await writeChange(
+    ctx,
+    async (trx) => {
+      const theme = await findThemeById(trx, id);
+      const removed = await deleteThemeRow(trx, id);
+      return { theme, ...removed };
+    },
+    (r) => (r.deleted && r.theme ? EVERYTHING : null),
+  );
   if (!result.deleted || !result.theme) throw notFound(NOT_FOUND);
-  return {
-    deleted: true,
-    theme: presentTheme(result.theme),
-    removed_region_links: result.regionLinks,
-    removed_permit_links: result.permitLinks,
-  };
+  return { deleted: true, theme: presentTheme(result.theme), removed_region_links: result.regionLinks, removed_permit_links: result.permitLinks };
 }

@@ -51,7 +51,11 @@ describe.each(testDialects())('theme catalog (4.5) on %s', (dialect) => {
       { id: expect.any(String), name: '建筑施工', created_at: expect.any(String), permit_count: 0, region_count: 0 },
     ]);
     expect((await operationLogs(t.dbh.db)).at(-1)).toMatchObject({
-      operation_type: 'create', target_type: 'theme', target_name: '建筑施工', summary: '创建主题 建筑施工', outcome: 'success',
+      operation_type: 'create',
+      target_type: 'theme',
+      target_name: '建筑施工',
+      summary: '创建主题 建筑施工',
+      outcome: 'success',
     });
   });
 
@@ -91,8 +95,18 @@ describe.each(testDialects())('theme catalog (4.5) on %s', (dialect) => {
     await t.dbh.db.insertInto('region_themes').values({ region_id: regionId, theme_id: themeId }).execute();
     const permit = await t.dbh.db
       .insertInto('permits')
-      .values({ region_id: regionId, code: 'P1', name: '建筑工程施工许可', implementation_level: null, internal_contact: null,
-        contact_info: null, visible: 1, source_file_id: null, created_at: now, updated_at: now })
+      .values({
+        region_id: regionId,
+        code: 'P1',
+        name: '建筑工程施工许可',
+        implementation_level: null,
+        internal_contact: null,
+        contact_info: null,
+        visible: 1,
+        source_file_id: null,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await t.dbh.db.insertInto('permit_themes').values({ permit_id: permit.id, theme_id: themeId }).execute();
@@ -102,7 +116,8 @@ describe.each(testDialects())('theme catalog (4.5) on %s', (dialect) => {
     const res = await call('DELETE', `/admin/themes/catalog/${theme.id}`, undefined, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
-      success: true, data: { deleted: true, theme: { id: theme.id, name: '建筑施工' }, removed_region_links: 1, removed_permit_links: 1 },
+      success: true,
+      data: { deleted: true, theme: { id: theme.id, name: '建筑施工' }, removed_region_links: 1, removed_permit_links: 1 },
     });
     expect(await t.dbh.db.selectFrom('region_themes').selectAll().where('theme_id', '=', themeId).execute()).toEqual([]);
     expect(await t.dbh.db.selectFrom('permits').select('id').where('id', '=', permit.id).execute()).toHaveLength(1);

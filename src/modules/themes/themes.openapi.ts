@@ -12,11 +12,7 @@ const themeFields = { id: Id(), name: Type.String(), created_at: Timestamp() };
 export const Theme = Shape(themeFields, { $id: 'Theme', description: 'A theme of the catalog.' });
 
 export const CatalogTheme = Shape(
-  {
-    ...themeFields,
-    permit_count: Count('Permits linked to the theme.'),
-    region_count: Count('Regions offering the theme.'),
-  },
+  { ...themeFields, permit_count: Count('Permits linked to the theme.'), region_count: Count('Regions offering the theme.') },
   { $id: 'CatalogTheme', description: 'A catalog theme with what uses it.' },
 );
 
@@ -53,10 +49,7 @@ export const themeDocs = routeDocs({
     tags: ['themes'],
     summary: 'Add a theme to the catalog',
     bodyRequired: true,
-    responses: {
-      200: ok('The new theme.', Shape({ theme: Theme }), Type.Literal('主题已创建')),
-      400: failure('主题名称不能为空, 主题 … 已存在'),
-    },
+    responses: { 200: ok('The new theme.', Shape({ theme: Theme }), Type.Literal('主题已创建')), 400: failure('主题名称不能为空, 主题 … 已存在') },
   },
   rename: {
     tags: ['themes'],
@@ -74,26 +67,19 @@ export const themeDocs = routeDocs({
     summary: 'Delete a catalog theme',
     description: 'Also removes its region associations and permit links.',
     params: themeParams,
-    responses: {
-      200: ok('Deleted.', DeletedTheme, Type.Literal('主题已删除')),
-      404: failure('主题不存在'),
-    },
+    responses: { 200: ok('Deleted.', DeletedTheme, Type.Literal('主题已删除')), 404: failure('主题不存在') },
   },
   ofRegion: {
     tags: ['themes'],
     summary: 'The themes of one region',
     description:
       'The union of the themes the region offers and those its permits are linked to, each once, in catalog order. ' +
-      'Outside the user\'s data scope the region does not exist.',
+      "Outside the user's data scope the region does not exist.",
     querystring: fields(regionToken(true)),
     responses: {
       200: ok(
-        'The region\'s themes.',
-        Shape({
-          region: Type.String({ description: 'The region token as sent.' }),
-          region_info: Region,
-          themes: Type.Array(RegionThemeOption),
-        }),
+        "The region's themes.",
+        Shape({ region: Type.String({ description: 'The region token as sent.' }), region_info: Region, themes: Type.Array(RegionThemeOption) }),
       ),
       400: failure('region is required'),
       404: failure('Region not found'),

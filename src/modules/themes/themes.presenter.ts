@@ -17,9 +17,7 @@ export function presentThemeRef(t: { id: number; name: string }): ThemeRef {
 }
 
 /** A catalog theme with how many permits and regions use it. */
-export function presentCatalogTheme(
-  t: ThemeRow & { permit_count: unknown; region_count: unknown },
-): Static<typeof CatalogTheme> {
+export function presentCatalogTheme(t: ThemeRow & { permit_count: unknown; region_count: unknown }): Static<typeof CatalogTheme> {
   return { ...presentTheme(t), permit_count: toCount(t.permit_count), region_count: toCount(t.region_count) };
 }
 

@@ -34,10 +34,20 @@ export async function createAdministrator(ctx: AppContext, a: NewAdministrator):
   const username = normalizeUsername(a.username);
   checkPassword(a.password, true);
   const passwordHash = await hashPassword(a.password);
-  return addAccount(ctx.db, {
-    username, password_hash: passwordHash, display_name: a.displayName, role: 'admin', grade: 100,
-    service_department_id: null, department_role: null, must_change_password: a.mustChangePassword,
-  }, nowIso(ctx.now));
+  return addAccount(
+    ctx.db,
+    {
+      username,
+      password_hash: passwordHash,
+      display_name: a.displayName,
+      role: 'admin',
+      grade: 100,
+      service_department_id: null,
+      department_role: null,
+      must_change_password: a.mustChangePassword,
+    },
+    nowIso(ctx.now),
+  );
 }
 
 /**

@@ -37,7 +37,7 @@ export const userDocs = routeDocs({
     tags: ['users'],
     summary: 'Change a user account',
     bodyRequired: true,
-    description: 'A new password or a deactivation ends the user\'s sessions. The last active administrator cannot be demoted or deactivated.',
+    description: "A new password or a deactivation ends the user's sessions. The last active administrator cannot be demoted or deactivated.",
     params,
     consumes: ['application/json', 'application/x-www-form-urlencoded'],
     responses: {

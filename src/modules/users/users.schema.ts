@@ -32,7 +32,6 @@ export const UpdateUserBody = Type.Object(
   { additionalProperties: false },
 );
 
-
 export interface CreateUserInput {
   username: string;
   password: string;

@@ -17,8 +17,14 @@ import { deleteUserSessions } from '../sessions/sessions.repository.js';
 import { addAccount } from '../accounts/accounts.js';
 import { presentUser, type UserPayload } from '../accounts/accounts.presenter.js';
 import {
-  countActiveAdmins, deleteUserRow, findUserById, findUserByUsername, findUserWithDepartment,
-  listUsersWithDepartment, updateUser as updateUserRow, type UserRow,
+  countActiveAdmins,
+  deleteUserRow,
+  findUserById,
+  findUserByUsername,
+  findUserWithDepartment,
+  listUsersWithDepartment,
+  updateUser as updateUserRow,
+  type UserRow,
 } from '../accounts/users.repository.js';
 import { normalizeUsername } from '../accounts/username.js';
 import type { CreateUserInput, UpdateUserInput } from './users.schema.js';
@@ -57,24 +63,31 @@ export async function createUser(ctx: AppContext, actor: Actor, input: CreateUse
     if (await findUserByUsername(trx, username)) throw badRequest(`用户名 ${username} 已存在`);
     const department = input.service_department_id
       ? null
-      : await departmentForNewUser(trx, {
-          username, name: input.display_name ?? username, parent: input.parent_department_id,
-          region: input.region_id, phone: input.department_phone,
-        }, now);
+      : await departmentForNewUser(
+          trx,
+          { username, name: input.display_name ?? username, parent: input.parent_department_id, region: input.region_id, phone: input.department_phone },
+          now,
+        );
     const departmentId = department?.id ?? (await boundDepartment(trx, input.service_department_id!));
     // Last of the checks: a request wrong in several ways is told of its other mistakes first.
     assertPasswordPolicy(input.password, input.role === 'admin');
-    const row = await addAccount(trx, {
-      username, password_hash: passwordHash, display_name: input.display_name, role: input.role, grade: input.grade,
-      service_department_id: departmentId, department_role: input.department_role,
-      must_change_password: input.must_change_password,
-    }, now);
+    const row = await addAccount(
+      trx,
+      {
+        username,
+        password_hash: passwordHash,
+        display_name: input.display_name,
+        role: input.role,
+        grade: input.grade,
+        service_department_id: departmentId,
+        department_role: input.department_role,
+        must_change_password: input.must_change_password,
+      },
+      now,
+    );
     return { id: row.id, department };
   });
-  return {
-    user: await loadUser(ctx.db, created.id),
-    department: created.department ? presentDepartment(created.department) : null,
-  };
+  return { user: await loadUser(ctx.db, created.id), department: created.department ? presentDepartment(created.department) : null };
 }
 
 /** The last active administrator keeps the service administrable: it is never removed, demoted or deactivated. */

@@ -7,12 +7,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** A caller of the real routes: `call('POST', '/admin/users', body, cookie)`. */
 export function caller(t: TestApp) {
   return (method: Method, path: string, payload?: unknown, cookie?: string): Promise<LightMyRequestResponse> =>
-    t.app.inject({
-      method,
-      url: `${API}${path}`,
-      ...(payload === undefined ? {} : { payload: payload as object }),
-      headers: cookie ? { cookie } : {},
-    });
+    t.app.inject({ method, url: `${API}${path}`, ...(payload === undefined ? {} : { payload: payload as object }), headers: cookie ? { cookie } : {} });
 }
 
 /** A raw body with its content type (malformed JSON, forms). */
@@ -32,7 +27,10 @@ export async function accountState(db: Executor) {
     db.selectFrom('themes').selectAll().orderBy('id').execute(),
     db.selectFrom('region_themes').selectAll().orderBy('id').execute(),
     db.selectFrom('approval_departments').selectAll().orderBy('id').execute(),
-    db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { users, departments, themes, regionThemes, approval, sessions: Number(sessions.n) };
 }

@@ -24,8 +24,7 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  const userId = async (username: string) =>
-    (await t.dbh.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+  const userId = async (username: string) => (await t.dbh.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
 
   /** Sends a request that must be refused with `status` and leave every account table as it was. */
   async function refused(status: number, method: 'POST' | 'PATCH' | 'DELETE', path: string, payload?: unknown, cookie = admin) {
@@ -44,10 +43,19 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     expect(users.map((u: { username: string }) => u.username)).toEqual(['admin', 'zjj', 'gone']);
     const zjj = users[1];
     expect(zjj).toEqual({
-      id: String(await userId('zjj')), username: 'zjj', display_name: null, role: 'department_admin', grade: 50,
-      service_department_id: String(zjjId), department_role: null, is_active: true, must_change_password: false,
+      id: String(await userId('zjj')),
+      username: 'zjj',
+      display_name: null,
+      role: 'department_admin',
+      grade: 50,
+      service_department_id: String(zjjId),
+      department_role: null,
+      is_active: true,
+      must_change_password: false,
       department: { id: String(zjjId), name: '区住建局', code: 'ZJJ', region_id: String(regionId) },
-      created_at: expect.any(String), updated_at: expect.any(String), last_login_at: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      last_login_at: expect.any(String),
     });
     expect(users[2]).toMatchObject({ is_active: false, department: null, service_department_id: null });
     expect(res.body).not.toContain('password_hash');
@@ -66,8 +74,14 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     const { user, department } = res.json().data;
     expect(department).toBeNull();
     expect(user).toMatchObject({
-      username: 'alice.w', role: 'department_admin', grade: 50, display_name: null, service_department_id: String(zjjId),
-      department: { id: String(zjjId), code: 'ZJJ' }, is_active: true, must_change_password: false,
+      username: 'alice.w',
+      role: 'department_admin',
+      grade: 50,
+      display_name: null,
+      service_department_id: String(zjjId),
+      department: { id: String(zjjId), code: 'ZJJ' },
+      is_active: true,
+      must_change_password: false,
     });
     expect(res.body).not.toContain('pass word');
     // The password is kept exactly as typed, as login compares it.
@@ -78,10 +92,21 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
   });
 
   it('creates or reuses a department when none is named, graded by its depth', async () => {
-    const root = await call('POST', '/admin/users', {
-      username: 'gaj', password: 'Gaj-Pass-12345', display_name: '广安市公安局', role: 'admin', grade: '80', department_phone: '0826-1234567',
-      region_id: '511602', department_role: 'admin',
-    }, admin);
+    const root = await call(
+      'POST',
+      '/admin/users',
+      {
+        username: 'gaj',
+        password: 'Gaj-Pass-12345',
+        display_name: '广安市公安局',
+        role: 'admin',
+        grade: '80',
+        department_phone: '0826-1234567',
+        region_id: '511602',
+        department_role: 'admin',
+      },
+      admin,
+    );
     expect(root.statusCode, root.body).toBe(200);
     const dept = root.json().data.department;
     expect(dept).toMatchObject({ name: '广安市公安局', code: 'GAJ', phone: '0826-1234567', parent_id: null, region_id: String(regionId), grade: 90 });
@@ -147,14 +172,17 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
 
   it('accepts a form body with numbers as text', async () => {
     const res = await rawCaller(t)(
-      'POST', '/admin/users', `username=form1&password=Form-Pass-1&grade=70&service_department_id=${zjjId}`,
-      'application/x-www-form-urlencoded', admin,
+      'POST',
+      '/admin/users',
+      `username=form1&password=Form-Pass-1&grade=70&service_department_id=${zjjId}`,
+      'application/x-www-form-urlencoded',
+      admin,
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.user).toMatchObject({ username: 'form1', grade: 70 });
   });
 
-  it('updates any given field; a new password ends that user\'s sessions', async () => {
+  it("updates any given field; a new password ends that user's sessions", async () => {
     const id = await userId('zjj');
     const res = await call('PATCH', `/admin/users/${id}`, { display_name: '住建管理员', grade: 60, department_role: 'admin' }, admin);
     expect(res.statusCode, res.body).toBe(200);
@@ -242,7 +270,12 @@ describe.each(testDialects())('users (4.3) on %s', (dialect) => {
     expect(await t.dbh.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
     expect((await call('GET', '/auth/me', undefined, cookie)).statusCode).toBe(401);
     expect((await operationLogs(t.dbh.db)).at(-1)).toMatchObject({
-      operation_type: 'delete', target_type: 'user', target_id: String(id), target_name: 'alice.w', summary: '删除用户 alice.w', outcome: 'success',
+      operation_type: 'delete',
+      target_type: 'user',
+      target_id: String(id),
+      target_name: 'alice.w',
+      summary: '删除用户 alice.w',
+      outcome: 'success',
     });
   });
 

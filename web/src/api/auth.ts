@@ -9,8 +9,7 @@ export type CurrentUserPayload = Static<typeof CurrentUser>;
 
 export const fetchMe = async () => (await api.get<{ user: CurrentUserPayload }>('/auth/me')).user;
 
-export const login = (body: Static<typeof LoginBody>) =>
-  api.post<{ user: CurrentUserPayload; redirect: string }>('/auth/login', body, { silent: true });
+export const login = (body: Static<typeof LoginBody>) => api.post<{ user: CurrentUserPayload; redirect: string }>('/auth/login', body, { silent: true });
 
 export const logout = () => api.post('/auth/logout', {}, { silent: true });
 

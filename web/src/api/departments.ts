@@ -14,13 +14,11 @@ export const fetchDepartmentTree = async (opts: { silent?: boolean } = {}) =>
   (await api.get<{ tree: DepartmentNodePayload[] }>('/admin/service-departments/tree', undefined, opts)).tree;
 
 /** A new department with its administrator account and that account's one-time initial password. */
-export const createDepartment = (body: Static<typeof CreateDepartmentBody>) =>
-  api.post<Static<typeof CreatedDepartment>>('/admin/service-departments', body);
+export const createDepartment = (body: Static<typeof CreateDepartmentBody>) => api.post<Static<typeof CreatedDepartment>>('/admin/service-departments', body);
 
 /** Only the fields given change; the answer's message says which did. */
 export const updateDepartment = (id: string, body: Static<typeof UpdateDepartmentBody>) =>
   api.patch<Static<typeof UpdatedDepartment>>(departmentPath(id), body);
 
 /** `force` unbinds the department's accounts first; without it a department with accounts is refused (HAS_BOUND_USERS). */
-export const deleteDepartment = (id: string, force: boolean, opts?: CallOptions) =>
-  api.delete(departmentPath(id), force ? { force: true } : undefined, opts);
+export const deleteDepartment = (id: string, force: boolean, opts?: CallOptions) => api.delete(departmentPath(id), force ? { force: true } : undefined, opts);

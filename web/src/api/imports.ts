@@ -18,8 +18,7 @@ export const uploadWorkbook = (form: FormData, onProgress?: (percent: number) =>
   uploadForm<SessionDescriptionPayload>('/admin/permit-import/upload', form, onProgress);
 
 /** An existing session's preview, read again. */
-export const fetchImportSession = (id: string) =>
-  api.get<SessionDescriptionPayload>(`/admin/permit-import/session/${encodeURIComponent(id)}/preview`);
+export const fetchImportSession = (id: string) => api.get<SessionDescriptionPayload>(`/admin/permit-import/session/${encodeURIComponent(id)}/preview`);
 
 export const commitImport = (request: CommitRequest) => api.post<CommitResultPayload>('/admin/permit-import/commit', request);
 

@@ -1,6 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type {
-  AdvancedFilterResult, DeletePermitResult, FilterOptions, Permit, PermitEditBody, PermitEditResult, PermitWithRisks,
+  AdvancedFilterResult,
+  DeletePermitResult,
+  FilterOptions,
+  Permit,
+  PermitEditBody,
+  PermitEditResult,
+  PermitWithRisks,
 } from '../../../src/modules/permits/permits.openapi.ts';
 import type { Region } from '../../../src/modules/regions/regions.openapi.ts';
 import type { ThemeRef } from '../../../src/modules/themes/themes.openapi.ts';
@@ -35,8 +41,7 @@ export interface PermitDetails {
 }
 
 /** What the advanced filter can choose from; the departments are those of `regionId` when given. */
-export const fetchFilterOptions = (regionId?: string) =>
-  api.get<FilterOptionsPayload>('/admin/permits/filter-options', { region_id: regionId });
+export const fetchFilterOptions = (regionId?: string) => api.get<FilterOptionsPayload>('/admin/permits/filter-options', { region_id: regionId });
 
 /** The advanced filter with its dimensions in a JSON body. */
 export const filterPermits = (filter: PermitFilter, opts?: CallOptions) =>
@@ -47,8 +52,7 @@ export const findPermits = (filter: PermitFilter, opts?: CallOptions) =>
   api.get<Static<typeof AdvancedFilterResult>>('/admin/permits/advanced-filter', { ...filter }, opts);
 
 /** One permit with its risks; region, permit and theme are ids, codes or names. */
-export const fetchPermitDetails = (query: { region?: string; permit?: string; theme?: string }) =>
-  api.get<PermitDetails>('/admin/permit-details', query);
+export const fetchPermitDetails = (query: { region?: string; permit?: string; theme?: string }) => api.get<PermitDetails>('/admin/permit-details', query);
 
 /** The edit of one permit in one save; `updated_at` as it was read guards against a concurrent change. */
 export const editPermit = (id: string, body: Static<typeof PermitEditBody>, opts?: CallOptions) =>

@@ -9,8 +9,7 @@ export type RegionThemePayload = Static<typeof RegionThemeOption>;
 const catalogPath = (id: string) => `/admin/themes/catalog/${encodeURIComponent(id)}`;
 
 /** The themes of one region (id, code or name), with its permits' counts. */
-export const fetchRegionThemes = async (region: string) =>
-  (await api.get<{ themes: RegionThemePayload[] }>('/admin/themes', { region })).themes;
+export const fetchRegionThemes = async (region: string) => (await api.get<{ themes: RegionThemePayload[] }>('/admin/themes', { region })).themes;
 
 export const fetchThemeCatalog = async () => (await api.get<{ themes: CatalogThemePayload[] }>('/admin/themes/catalog')).themes;
 

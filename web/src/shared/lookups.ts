@@ -20,6 +20,8 @@ export function departmentOptions(nodes: DepartmentNode[], disabledId?: string):
     label: `${n.name}（${n.code}）`,
     disabled: n.id === disabledId,
     // A department cannot move below itself or its own descendants.
-    children: n.children.length ? departmentOptions(n.children, n.id === disabledId ? n.id : disabledId).map((c) => (n.id === disabledId ? { ...c, disabled: true } : c)) : undefined,
+    children: n.children.length
+      ? departmentOptions(n.children, n.id === disabledId ? n.id : disabledId).map((c) => (n.id === disabledId ? { ...c, disabled: true } : c))
+      : undefined,
   }));
 }

@@ -5,7 +5,10 @@ const DIGITS = '23456789';
 export function generatePassword(length = 12): string {
   const all = LETTERS + DIGITS;
   const bytes = crypto.getRandomValues(new Uint32Array(length));
-  const chars = Array.from(bytes, (b, i) => (i === 0 ? LETTERS : i === 1 ? DIGITS : all)[b % (i === 0 ? LETTERS.length : i === 1 ? DIGITS.length : all.length)]);
+  const chars = Array.from(
+    bytes,
+    (b, i) => (i === 0 ? LETTERS : i === 1 ? DIGITS : all)[b % (i === 0 ? LETTERS.length : i === 1 ? DIGITS.length : all.length)],
+  );
   // Move the guaranteed letter and digit to random places.
   for (let i = chars.length - 1; i > 0; i -= 1) {
     const j = bytes[i] % (i + 1);

@@ -1,7 +1,6 @@
 /** Why a whole workbook was refused before any sheet could be read. */
 export type RejectReason =
-  | 'not_xlsx' | 'legacy_format' | 'too_large' | 'too_many_rows' | 'too_many_cells' | 'too_many_shared_strings'
-  | 'out_of_memory' | 'unreadable';
+  'not_xlsx' | 'legacy_format' | 'too_large' | 'too_many_rows' | 'too_many_cells' | 'too_many_shared_strings' | 'out_of_memory' | 'unreadable';
 
 export const NOT_A_WORKBOOK_MESSAGE = '文件不是有效的 Excel 工作簿，无法解析';
 

@@ -41,11 +41,9 @@ export const MESSAGES = {
   sheetEmpty: () => '工作表为空，找不到表头行（至少三个已知列名）',
   headerNotFound: () => '找不到表头行（没有一行含有至少三个已知列名，如 许可事项、风险点、法律依据），该工作表不导入',
   noDataRows: () => '工作表只有表头，没有数据行',
-  missingColumn: (spec: ColumnSpec) =>
-    `缺少必填列：${spec.canonical}（别名 ${spec.aliases.join('、')} 均不存在）`,
+  missingColumn: (spec: ColumnSpec) => `缺少必填列：${spec.canonical}（别名 ${spec.aliases.join('、')} 均不存在）`,
   unknownColumn: (header: string) => `未识别的列“${header}”，已忽略`,
-  duplicateColumn: (header: string, canonical: string, firstLetter: string) =>
-    `列“${header}”与 ${firstLetter} 列同为“${canonical}”，已忽略`,
+  duplicateColumn: (header: string, canonical: string, firstLetter: string) => `列“${header}”与 ${firstLetter} 列同为“${canonical}”，已忽略`,
   cellTooLong: (length: number, max: number) => `单元格长度 ${length} 超过 ${max} 字符`,
   formulaWithoutResult: (formula: string) =>
     `单元格是没有计算结果的公式“=${formula.length > 40 ? `${formula.slice(0, 40)}…` : formula}”，按空白读取（系统不计算公式；请在 Excel 中打开并保存后重新上传）`,

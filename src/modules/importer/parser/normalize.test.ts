@@ -73,8 +73,7 @@ describe('cell values', () => {
   });
 
   it('formats numbers and dates', () => {
-    expect([0.1 + 0.2, 1 / 3, 511603, -2.5, 1e21, Number.NaN].map(formatNumber))
-      .toEqual(['0.3', '0.333333333333333', '511603', '-2.5', '1e+21', '']);
+    expect([0.1 + 0.2, 1 / 3, 511603, -2.5, 1e21, Number.NaN].map(formatNumber)).toEqual(['0.3', '0.333333333333333', '511603', '-2.5', '1e+21', '']);
     expect(formatDate(new Date(Date.UTC(2025, 10, 3)))).toBe('2025-11-03');
     expect(formatDate(new Date(Date.UTC(2025, 10, 3, 9, 5)))).toBe('2025-11-03 09:05');
     expect(formatDate(new Date(Number.NaN))).toBe('');

@@ -23,8 +23,19 @@ export function parseVisible(text: string): boolean | undefined {
 }
 
 const LEVEL_WORDS: Readonly<Record<string, '高' | '中' | '低'>> = {
-  高: '高', 中: '中', 低: '低', 中等: '中', 较高: '高', 较低: '低',
-  high: '高', h: '高', medium: '中', mid: '中', m: '中', low: '低', l: '低',
+  高: '高',
+  中: '中',
+  低: '低',
+  中等: '中',
+  较高: '高',
+  较低: '低',
+  high: '高',
+  h: '高',
+  medium: '中',
+  mid: '中',
+  m: '中',
+  low: '低',
+  l: '低',
 };
 
 /**
@@ -32,7 +43,11 @@ const LEVEL_WORDS: Readonly<Record<string, '高' | '中' | '低'>> = {
  * level; anything else gives null (the caller reports a warning).
  */
 export function parseLevel(text: string): '高' | '中' | '低' | null {
-  const key = text.normalize('NFKC').toLowerCase().replace(/\s+/g, '').replace(/(风险|等级|级)$/, '');
+  const key = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, '')
+    .replace(/(风险|等级|级)$/, '');
   return LEVEL_WORDS[key] ?? null;
 }
 

@@ -6,12 +6,60 @@ import type { ParsedPermit, ParsedWorkbook } from './types.js';
 const CORPUS = new URL('../../../../test/fixtures/corpus/', import.meta.url);
 const WORKBOOKS = new URL('workbooks/', CORPUS);
 
-interface ManifestSheet { name: string; header_row: number | null; first_data_row?: number; data_rows: number; permits?: number; risks?: number; theme_binding?: string | null; region_cell?: string }
-interface ManifestFinding { sheet: string | null; row: number | null; column: string | null; severity: string; problem: string }
-interface ManifestEntry { file: string; layout: string; regions: string[]; permits?: number; risks?: number; data_rows?: number; multi_theme_permits?: number; sheets?: ManifestSheet[]; expected_findings?: ManifestFinding[] }
-interface CorpusRisk { risk_type: string; level: string; title: string; description: string | null; legal_basis: string; consequence: string; prevention: string }
-interface CorpusPermit { region: string; region_code: string; code: string; name: string; implementation_level: string; approval_departments: string[]; internal_contact: string; contact_info: string; visible: boolean; themes: string[]; risks: CorpusRisk[] }
-interface Corpus { regions: Array<{ code: string; name: string }>; permits: CorpusPermit[] }
+interface ManifestSheet {
+  name: string;
+  header_row: number | null;
+  first_data_row?: number;
+  data_rows: number;
+  permits?: number;
+  risks?: number;
+  theme_binding?: string | null;
+  region_cell?: string;
+}
+interface ManifestFinding {
+  sheet: string | null;
+  row: number | null;
+  column: string | null;
+  severity: string;
+  problem: string;
+}
+interface ManifestEntry {
+  file: string;
+  layout: string;
+  regions: string[];
+  permits?: number;
+  risks?: number;
+  data_rows?: number;
+  multi_theme_permits?: number;
+  sheets?: ManifestSheet[];
+  expected_findings?: ManifestFinding[];
+}
+interface CorpusRisk {
+  risk_type: string;
+  level: string;
+  title: string;
+  description: string | null;
+  legal_basis: string;
+  consequence: string;
+  prevention: string;
+}
+interface CorpusPermit {
+  region: string;
+  region_code: string;
+  code: string;
+  name: string;
+  implementation_level: string;
+  approval_departments: string[];
+  internal_contact: string;
+  contact_info: string;
+  visible: boolean;
+  themes: string[];
+  risks: CorpusRisk[];
+}
+interface Corpus {
+  regions: Array<{ code: string; name: string }>;
+  permits: CorpusPermit[];
+}
 
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', WORKBOOKS), 'utf8')) as { workbooks: ManifestEntry[] };
 const corpus = JSON.parse(readFileSync(new URL('corpus.json', CORPUS), 'utf8')) as Corpus;
@@ -32,15 +80,11 @@ const QIANFENG = '前锋区许可事项风险台账.xlsx';
 const CITY = '广安市市级许可事项风险清单.xlsx';
 
 describe('bad corpus workbooks', () => {
-  const checked = manifest.workbooks.filter(
-    (w) => w.layout === 'bad' && !['bad/unknown-region.xlsx', 'bad/not-a-workbook.xlsx'].includes(w.file),
-  );
+  const checked = manifest.workbooks.filter((w) => w.layout === 'bad' && !['bad/unknown-region.xlsx', 'bad/not-a-workbook.xlsx'].includes(w.file));
 
   it.each(checked.map((w) => [w.file, w] as const))('%s reports exactly the expected findings', async (_file, w) => {
     const wb = await parsed(w.file);
-    const got = allFindings(wb).map((f) => ({
-      sheet: f.sheet, row: f.row, column: f.header, severity: f.severity, problem: f.message,
-    }));
+    const got = allFindings(wb).map((f) => ({ sheet: f.sheet, row: f.row, column: f.header, severity: f.severity, problem: f.message }));
     expect(got).toEqual(w.expected_findings);
     // The column letter agrees with the header mapping of the sheet.
     for (const f of allFindings(wb)) {
@@ -54,7 +98,11 @@ describe('bad corpus workbooks', () => {
     const wb = await parsed('bad/unknown-region.xlsx');
     expect(allFindings(wb)).toEqual([]);
     const regions = wb.sheets[0].permits.map((p) => [p.rows[0], p.region]);
-    expect(regions).toEqual([[2, '广安区'], [7, '华蓥市'], [8, '广安新区']]);
+    expect(regions).toEqual([
+      [2, '广安区'],
+      [7, '华蓥市'],
+      [8, '广安新区'],
+    ]);
   });
 
   it('not-a-workbook.xlsx is rejected', async () => {
@@ -66,8 +114,10 @@ describe('bad corpus workbooks', () => {
   it('each bad workbook matches its manifest sheet layout', async () => {
     for (const w of manifest.workbooks.filter((x) => x.layout === 'bad' && x.sheets?.length)) {
       const wb = await parsed(w.file);
-      expect(wb.sheets.map((s) => ({ name: s.name, header_row: s.headerRow, data_rows: s.dataRows })), w.file)
-        .toEqual(w.sheets!.map((s) => ({ name: s.name, header_row: s.header_row, data_rows: s.data_rows })));
+      expect(
+        wb.sheets.map((s) => ({ name: s.name, header_row: s.headerRow, data_rows: s.dataRows })),
+        w.file,
+      ).toEqual(w.sheets!.map((s) => ({ name: s.name, header_row: s.header_row, data_rows: s.data_rows })));
     }
   });
 });
@@ -76,13 +126,25 @@ describe('good corpus workbooks: layout and counts', () => {
   it.each([DISTRICT, QIANFENG, CITY])('%s matches the manifest sheet by sheet', async (file) => {
     const w = entry(file);
     const wb = await parsed(file);
-    expect(wb.sheets.map((s) => ({
-      name: s.name, header_row: s.headerRow, first_data_row: s.firstDataRow, data_rows: s.dataRows,
-      permits: s.permits.length, risks: riskCount(s.permits),
-    }))).toEqual(w.sheets!.map((s) => ({
-      name: s.name, header_row: s.header_row, first_data_row: s.first_data_row, data_rows: s.data_rows,
-      permits: s.permits, risks: s.risks,
-    })));
+    expect(
+      wb.sheets.map((s) => ({
+        name: s.name,
+        header_row: s.headerRow,
+        first_data_row: s.firstDataRow,
+        data_rows: s.dataRows,
+        permits: s.permits.length,
+        risks: riskCount(s.permits),
+      })),
+    ).toEqual(
+      w.sheets!.map((s) => ({
+        name: s.name,
+        header_row: s.header_row,
+        first_data_row: s.first_data_row,
+        data_rows: s.data_rows,
+        permits: s.permits,
+        risks: s.risks,
+      })),
+    );
     expect(wb.sheets.reduce((n, s) => n + s.dataRows, 0)).toBe(w.data_rows);
   });
 
@@ -104,10 +166,17 @@ describe('good corpus workbooks: layout and counts', () => {
     expect(allFindings(await parsed(DISTRICT))).toEqual([]);
     expect(allFindings(await parsed(CITY))).toEqual([]);
     const qf = await parsed(QIANFENG);
-    expect(allFindings(qf)).toEqual(qf.sheets.map((s) => ({
-      severity: 'warning', code: 'UNKNOWN_COLUMN', sheet: s.name, row: 3, column: 'A', header: '序号',
-      message: '未识别的列“序号”，已忽略',
-    })));
+    expect(allFindings(qf)).toEqual(
+      qf.sheets.map((s) => ({
+        severity: 'warning',
+        code: 'UNKNOWN_COLUMN',
+        sheet: s.name,
+        row: 3,
+        column: 'A',
+        header: '序号',
+        message: '未识别的列“序号”，已忽略',
+      })),
+    );
     expect(qf.sheets.every((s) => s.columns[0].field === null && s.columns.length === 15)).toBe(true);
   });
 });
@@ -115,12 +184,21 @@ describe('good corpus workbooks: layout and counts', () => {
 /** The corpus permit as the parser should have read it (themes handled per workbook). */
 function expectedPermit(c: CorpusPermit) {
   return {
-    code: c.code, name: c.name, implementationLevel: c.implementation_level,
-    approvalDepartments: c.approval_departments, internalContact: c.internal_contact, contactInfo: c.contact_info,
+    code: c.code,
+    name: c.name,
+    implementationLevel: c.implementation_level,
+    approvalDepartments: c.approval_departments,
+    internalContact: c.internal_contact,
+    contactInfo: c.contact_info,
     visible: c.visible,
     risks: c.risks.map((r) => ({
-      riskType: r.risk_type, title: r.title, description: r.description, legalBasis: r.legal_basis,
-      consequence: r.consequence, prevention: r.prevention, level: r.level,
+      riskType: r.risk_type,
+      title: r.title,
+      description: r.description,
+      legalBasis: r.legal_basis,
+      consequence: r.consequence,
+      prevention: r.prevention,
+      level: r.level,
     })),
   };
 }
@@ -131,15 +209,29 @@ function actualPermit(p: ParsedPermit) {
 }
 
 describe('good corpus workbooks: content equals corpus.json field by field', () => {
-  const regionName = new Map(corpus.regions.flatMap((r) => [[r.code, r.name], [r.name, r.name]] as const));
+  const regionName = new Map(
+    corpus.regions.flatMap(
+      (r) =>
+        [
+          [r.code, r.name],
+          [r.name, r.name],
+        ] as const,
+    ),
+  );
   const corpusOf = (region: string) => corpus.permits.filter((p) => p.region === region);
   const byCode = <T extends { code: string | null }>(a: T, b: T) => (a.code! < b.code! ? -1 : 1);
 
-  it.each([[DISTRICT, '广安区'], [CITY, '广安市']])('%s: every permit and risk, themes included', async (file, region) => {
+  it.each([
+    [DISTRICT, '广安区'],
+    [CITY, '广安市'],
+  ])('%s: every permit and risk, themes included', async (file, region) => {
     const permits = (await parsed(file)).sheets.flatMap((s) => s.permits).sort(byCode);
     expect(permits.map((p) => regionName.get(p.region!))).toEqual(permits.map(() => region));
-    expect(permits.map((p) => ({ ...actualPermit(p), themes: p.themes })))
-      .toEqual(corpusOf(region).sort(byCode).map((c) => ({ ...expectedPermit(c), themes: c.themes })));
+    expect(permits.map((p) => ({ ...actualPermit(p), themes: p.themes }))).toEqual(
+      corpusOf(region)
+        .sort(byCode)
+        .map((c) => ({ ...expectedPermit(c), themes: c.themes })),
+    );
   });
 
   it('前锋区: every permit and risk; themes come from the sheet bindings', async () => {

@@ -15,8 +15,19 @@ export { WorkbookRejected } from './errors.js';
  * Hyperlink targets are dropped too: a hyperlink cell keeps its displayed text.
  */
 const IGNORED_SHEET_NODES = [
-  'dataValidations', 'conditionalFormatting', 'extLst', 'hyperlinks', 'pageMargins', 'pageSetup',
-  'headerFooter', 'printOptions', 'rowBreaks', 'autoFilter', 'drawing', 'picture', 'tableParts',
+  'dataValidations',
+  'conditionalFormatting',
+  'extLst',
+  'hyperlinks',
+  'pageMargins',
+  'pageSetup',
+  'headerFooter',
+  'printOptions',
+  'rowBreaks',
+  'autoFilter',
+  'drawing',
+  'picture',
+  'tableParts',
   'sheetProtection',
 ];
 

@@ -23,8 +23,11 @@ export const RISK_FIELDS: readonly FieldKey[] = ['riskType', 'riskPoint', 'legal
 const CHECKED_FIELDS = ['permitName', 'permitCode', 'implementationLevel', 'internalContact', 'contactInfo'] as const;
 type CheckedField = (typeof CHECKED_FIELDS)[number];
 const PERMIT_PROPERTY: Record<CheckedField, 'name' | 'code' | 'implementationLevel' | 'internalContact' | 'contactInfo'> = {
-  permitName: 'name', permitCode: 'code', implementationLevel: 'implementationLevel',
-  internalContact: 'internalContact', contactInfo: 'contactInfo',
+  permitName: 'name',
+  permitCode: 'code',
+  implementationLevel: 'implementationLevel',
+  internalContact: 'internalContact',
+  contactInfo: 'contactInfo',
 };
 
 interface PermitState {
@@ -134,8 +137,7 @@ export class PermitCollector {
     if (facts.merged?.has(field)) return;
     const canonical = COLUMN_BY_FIELD.get(field)!.canonical;
     const firstRow = state.setAt[field] ?? state.permit.rows[0];
-    this.findings.warning('PERMIT_FIELD_CONFLICT', facts.row, this.letter(field), canonical,
-      MESSAGES.permitFieldConflict(canonical, value, firstRow, kept));
+    this.findings.warning('PERMIT_FIELD_CONFLICT', facts.row, this.letter(field), canonical, MESSAGES.permitFieldConflict(canonical, value, firstRow, kept));
   }
 
   private addRisk(facts: RowFacts): void {

@@ -21,9 +21,21 @@ interface Slot {
 
 function blankValues(): RowValues {
   return {
-    region: '', themes: '', permitName: '', permitCode: '', implementationLevel: '', approvalDepartments: '',
-    internalContact: '', contactInfo: '', riskType: '', riskPoint: '', legalBasis: '', consequence: '',
-    prevention: '', level: '', visible: '',
+    region: '',
+    themes: '',
+    permitName: '',
+    permitCode: '',
+    implementationLevel: '',
+    approvalDepartments: '',
+    internalContact: '',
+    contactInfo: '',
+    riskType: '',
+    riskPoint: '',
+    legalBasis: '',
+    consequence: '',
+    prevention: '',
+    level: '',
+    visible: '',
   };
 }
 
@@ -32,18 +44,20 @@ export function parseSheet(ws: Worksheet, index: number, limits: ParseLimits): P
   const findings = new FindingList(ws.name);
   const header = scanHeader(ws, findings);
   const sheet: ParsedSheet = {
-    name: ws.name, index, headerRow: header.headerRow, firstDataRow: null, dataRows: 0,
-    columns: header.columns, permits: [], findings: findings.items,
+    name: ws.name,
+    index,
+    headerRow: header.headerRow,
+    firstDataRow: null,
+    dataRows: 0,
+    columns: header.columns,
+    permits: [],
+    findings: findings.items,
   };
   if (header.headerRow === null) return sheet;
 
-  const slots: Slot[] = [...header.fieldColumns].map(([field, col]) => ({
-    field, col, letter: columnLetter(col), master: null, masterText: '',
-  }));
+  const slots: Slot[] = [...header.fieldColumns].map(([field, col]) => ({ field, col, letter: columnLetter(col), master: null, masterText: '' }));
   const letters = new Map(slots.map((s) => [s.field, s.letter] as const));
-  const collector = header.fieldColumns.has('permitName')
-    ? new PermitCollector(findings, letters, header.fieldColumns.has('riskPoint'))
-    : null;
+  const collector = header.fieldColumns.has('permitName') ? new PermitCollector(findings, letters, header.fieldColumns.has('riskPoint')) : null;
 
   for (let r = header.headerRow + 1, last = ws.rowCount; r <= last; r++) {
     const row = ws.findRow(r);

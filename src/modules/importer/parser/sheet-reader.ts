@@ -77,8 +77,15 @@ export async function* readWorksheets(buf: Buffer, options: SheetReadOptions): A
   const sharedStrings = await loadedXform(zip, 'xl/sharedStrings.xml', new SharedStringsXform());
   const styles = await loadedXform(zip, 'xl/styles.xml', new StylesXform());
   const sheetOptions = {
-    styles, sharedStrings, date1904: book?.properties?.date1904,
-    media: [], mediaIndex: {}, drawings: {}, comments: {}, tables: {}, vmlDrawings: {},
+    styles,
+    sharedStrings,
+    date1904: book?.properties?.date1904,
+    media: [],
+    mediaIndex: {},
+    drawings: {},
+    comments: {},
+    tables: {},
+    vmlDrawings: {},
   };
   const owner = new ExcelJS.Workbook();
   const targets = new Map(rels.map((r) => [r.Id, r.Target]));

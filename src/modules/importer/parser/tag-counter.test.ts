@@ -26,7 +26,14 @@ describe('tag counter', () => {
       expect(countInPieces('</row>', false, SHEET, [a]), `cut at ${a}`).toBe(2);
     }
     // Chunks of one byte each.
-    expect(countInPieces('<c', true, SHEET, Array.from({ length: bytes }, (_, i) => i))).toBe(6);
+    expect(
+      countInPieces(
+        '<c',
+        true,
+        SHEET,
+        Array.from({ length: bytes }, (_, i) => i),
+      ),
+    ).toBe(6);
   });
 
   it('counts shared strings, <si> and <si/>, not <sheetPr> or the like', () => {

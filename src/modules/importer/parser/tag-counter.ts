@@ -14,7 +14,10 @@ export class TagCounter {
   private readonly span: number;
 
   /** `open`: the name must be followed by whitespace, `>` or `/` (`<c`, `<si`); else the exact bytes (`</row>`). */
-  constructor(tag: string, private readonly open: boolean) {
+  constructor(
+    tag: string,
+    private readonly open: boolean,
+  ) {
     this.tag = Buffer.from(tag);
     this.span = this.tag.length + (open ? 1 : 0);
   }

@@ -10,11 +10,7 @@ export const CANONICAL_HEADER: string[] = COLUMNS.map((c) => c.canonical);
 export type RowInput = Array<ExcelJS.CellValue>;
 
 /** A one-sheet workbook from rows of cell values; `edit` can merge cells or set odd values. */
-export async function workbookBuffer(
-  rows: RowInput[],
-  edit?: (ws: ExcelJS.Worksheet, wb: ExcelJS.Workbook) => void,
-  sheetName = '风险清单',
-): Promise<Buffer> {
+export async function workbookBuffer(rows: RowInput[], edit?: (ws: ExcelJS.Worksheet, wb: ExcelJS.Workbook) => void, sheetName = '风险清单'): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet(sheetName);
   for (const row of rows) ws.addRow(row);
@@ -44,7 +40,11 @@ export function briefFindings(wb: ParsedWorkbook): Array<[string, number | null,
 export function gridWorkbook(dataRows: number, cell: (row: number, column: number) => SheetCell = (r, c) => `${CANONICAL_HEADER[c]}${r}`): Promise<Buffer> {
   function* rows() {
     yield rowXml(1, CANONICAL_HEADER);
-    for (let r = 2; r <= dataRows + 1; r++) yield rowXml(r, CANONICAL_HEADER.map((_h, c) => cell(r, c)));
+    for (let r = 2; r <= dataRows + 1; r++)
+      yield rowXml(
+        r,
+        CANONICAL_HEADER.map((_h, c) => cell(r, c)),
+      );
   }
   return handWrittenXlsx({ sheets: [{ name: '风险清单', rows: rows() }] });
 }

@@ -72,7 +72,11 @@ export function repeatedEntry(name: string, part: { head: string; unit: string; 
   crc = crc32(tail, crc32(rest, crc));
   const block = standaloneBlocks(whole);
   const compressed = Buffer.concat([
-    standaloneBlocks(head), ...Array.from({ length: repeats }, () => block), standaloneBlocks(rest), standaloneBlocks(tail), FINAL_EMPTY_BLOCK,
+    standaloneBlocks(head),
+    ...Array.from({ length: repeats }, () => block),
+    standaloneBlocks(rest),
+    standaloneBlocks(tail),
+    FINAL_EMPTY_BLOCK,
   ]);
   return { name, method: 8, compressed, crc, size: head.length + repeats * whole.length + rest.length + tail.length };
 }
@@ -194,11 +198,12 @@ export interface HandWrittenWorkbook {
 /** A minimal .xlsx written by hand (what any spreadsheet program can open), its sheets deflated as they are generated. */
 export async function handWrittenXlsx(book: HandWrittenWorkbook): Promise<Buffer> {
   const sheetList = book.sheets.map((s, i) => `<sheet name="${xmlText(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('');
-  const sheetRels = book.sheets
-    .map((_s, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
-    .join('');
+  const sheetRels = book.sheets.map((_s, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('');
   const overrides = book.sheets
-    .map((_s, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
+    .map(
+      (_s, i) =>
+        `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+    )
     .join('');
   const entries: ZipEntry[] = [
     deflatedEntry(
@@ -209,7 +214,10 @@ export async function handWrittenXlsx(book: HandWrittenWorkbook): Promise<Buffer
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
         `${overrides}</Types>`,
     ),
-    deflatedEntry('_rels/.rels', `<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    deflatedEntry(
+      '_rels/.rels',
+      `<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ),
     deflatedEntry('xl/workbook.xml', `<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>${sheetList}</sheets>${book.workbookTail ?? ''}</workbook>`),
     deflatedEntry('xl/_rels/workbook.xml.rels', `<Relationships xmlns="${PKG_REL_NS}">${sheetRels}${book.workbookRels ?? ''}</Relationships>`),
   ];

@@ -7,8 +7,12 @@ import { checkEntries, inspectZip } from './zip-guard.js';
 import { CANONICAL_HEADER, row, workbookBuffer } from './test-support.js';
 import { deflatedEntry, handWrittenXlsx, repeatedEntry, rowXml, storedEntry, zeroBombEntry, zipOf, type ZipEntry } from './test-zip.js';
 
-
-interface Entry { name: string; data?: string; declaredSize?: number; zip64?: boolean }
+interface Entry {
+  name: string;
+  data?: string;
+  declaredSize?: number;
+  zip64?: boolean;
+}
 
 /** A stored (uncompressed) zip; declaredSize lets the directory claim another size, zip64 puts it in a ZIP64 field. */
 function buildZip(entries: Entry[]): Buffer {
@@ -17,11 +21,7 @@ function buildZip(entries: Entry[]): Buffer {
 
 /** The minimal parts of a workbook around the given extra entries. */
 function workbookWith(...extra: ZipEntry[]): Buffer {
-  return zipOf([
-    deflatedEntry('[Content_Types].xml', '<Types/>'),
-    deflatedEntry('xl/workbook.xml', '<workbook><sheets/></workbook>'),
-    ...extra,
-  ]);
+  return zipOf([deflatedEntry('[Content_Types].xml', '<Types/>'), deflatedEntry('xl/workbook.xml', '<workbook><sheets/></workbook>'), ...extra]);
 }
 
 /** exceljs's reader: a workbook the guard refuses must never reach it. */
@@ -152,22 +152,29 @@ describe('row limit', () => {
 
   it('counts the rows of the sheets before exceljs reads any of them', async () => {
     const sheet = (n: number) => Array.from({ length: n }, (_, i) => rowXml(i + 1, i === 0 ? CANONICAL_HEADER : ['广安区', null, `事项${i}`]));
-    const buf = await handWrittenXlsx({ sheets: [{ name: '一', rows: sheet(150) }, { name: '二', rows: sheet(150) }] });
+    const buf = await handWrittenXlsx({
+      sheets: [
+        { name: '一', rows: sheet(150) },
+        { name: '二', rows: sheet(150) },
+      ],
+    });
     const load = exceljsLoad();
     const err = await rejection(buf, { maxRows: 299 });
     expect([err.message, err.reason]).toEqual(['工作簿行数超过上限（每个工作簿最多 299 行），已拒绝', 'too_many_rows']);
     expect(load).not.toHaveBeenCalled();
     const wb = await parseWorkbook(buf, { maxRows: 300 });
-    expect(wb.sheets.map((s) => [s.name, s.dataRows])).toEqual([['一', 149], ['二', 149]]);
+    expect(wb.sheets.map((s) => [s.name, s.dataRows])).toEqual([
+      ['一', 149],
+      ['二', 149],
+    ]);
   });
 
   it('reports a cell above the configured length', async () => {
     const buf = await workbookBuffer([CANONICAL_HEADER, row({ 许可事项: '甲', 风险点: '乙', 法律后果: '长'.repeat(21) })]);
     const wb = await parseWorkbook(buf, { maxCellChars: 20 });
-    expect(wb.sheets[0].findings).toEqual([{
-      severity: 'error', code: 'CELL_TOO_LONG', sheet: '风险清单', row: 2, column: 'L', header: '法律后果',
-      message: '单元格长度 21 超过 20 字符',
-    }]);
+    expect(wb.sheets[0].findings).toEqual([
+      { severity: 'error', code: 'CELL_TOO_LONG', sheet: '风险清单', row: 2, column: 'L', header: '法律后果', message: '单元格长度 21 超过 20 字符' },
+    ]);
   });
 });
 
@@ -189,7 +196,12 @@ describe('cell and shared-string limits', () => {
 
   it('counts the cells of every sheet together', async () => {
     const sheet = (n: number) => Array.from({ length: n }, (_, i) => rowXml(i + 1, i === 0 ? CANONICAL_HEADER : ['广安区', null, `事项${i}`]));
-    const buf = await handWrittenXlsx({ sheets: [{ name: '一', rows: sheet(10) }, { name: '二', rows: sheet(10) }] });
+    const buf = await handWrittenXlsx({
+      sheets: [
+        { name: '一', rows: sheet(10) },
+        { name: '二', rows: sheet(10) },
+      ],
+    });
     const perSheet = CANONICAL_HEADER.length + 9 * 2;
     await expect(parseWorkbook(buf, { maxCells: 2 * perSheet })).resolves.toBeTruthy();
     expect((await rejection(buf, { maxCells: 2 * perSheet - 1 })).reason).toBe('too_many_cells');
@@ -219,7 +231,11 @@ describe('cell and shared-string limits', () => {
   });
 
   it('counts the real workbooks as docs/import.md lists them, well inside the default limits', async () => {
-    const [QIANFENG, GUANGAN_DISTRICT, GUANGAN_CITY] = ['前锋区许可事项风险台账.xlsx', '广安区行政许可事项法律风险清单.xlsx', '广安市市级许可事项风险清单.xlsx'];
+    const [QIANFENG, GUANGAN_DISTRICT, GUANGAN_CITY] = [
+      '前锋区许可事项风险台账.xlsx',
+      '广安区行政许可事项法律风险清单.xlsx',
+      '广安市市级许可事项风险清单.xlsx',
+    ];
     const counted: Record<string, unknown> = {};
     for (const file of [QIANFENG, GUANGAN_DISTRICT, GUANGAN_CITY]) {
       const buf = readFileSync(new URL(`../../../../test/fixtures/corpus/workbooks/${file}`, import.meta.url));

@@ -99,10 +99,7 @@ function formatSize(bytes: number): string {
 
 export function inspectZip(buf: Buffer, maxUncompressedBytes: number): ZipSummary {
   if (buf.length >= OLE2_MAGIC.length && buf.subarray(0, OLE2_MAGIC.length).equals(OLE2_MAGIC)) {
-    throw new WorkbookRejected(
-      `${NOT_A_WORKBOOK_MESSAGE}：这是旧版 .xls 或加密的工作簿，请在 Excel 中另存为 .xlsx（不设密码）后重新上传`,
-      'legacy_format',
-    );
+    throw new WorkbookRejected(`${NOT_A_WORKBOOK_MESSAGE}：这是旧版 .xls 或加密的工作簿，请在 Excel 中另存为 .xlsx（不设密码）后重新上传`, 'legacy_format');
   }
   if (buf.length < EOCD_MIN) notWorkbook();
   const eocd = findEocd(buf);

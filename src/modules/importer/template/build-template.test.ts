@@ -13,8 +13,7 @@ async function loadTemplate(): Promise<ExcelJS.Workbook> {
 
 describe('neutralizeFormula', () => {
   it('prefixes text that a spreadsheet would read as a formula', () => {
-    expect(['=1+2', '+86', '-罚款', '@SUM(A1)', '\t=x'].map(neutralizeFormula))
-      .toEqual(["'=1+2", "'+86", "'-罚款", "'@SUM(A1)", "'\t=x"]);
+    expect(['=1+2', '+86', '-罚款', '@SUM(A1)', '\t=x'].map(neutralizeFormula)).toEqual(["'=1+2", "'+86", "'-罚款", "'@SUM(A1)", "'\t=x"]);
     expect(['普通文本', '', "'已有", '1=1'].map(neutralizeFormula)).toEqual(['普通文本', '', "'已有", '1=1']);
     // An apostrophe that belongs to the text keeps its place behind the protective one.
     expect(["'=x", "''+1"].map(neutralizeFormula)).toEqual(["''=x", "'''+1"]);
@@ -41,17 +40,36 @@ describe('import template', () => {
     expect(sheet.columns.map((c) => c.canonical)).toEqual(COLUMNS.map((c) => c.canonical));
     expect(sheet.permits.map((p) => ({ ...p, risks: p.risks.map((r) => [r.row, r.riskType, r.title, r.level]) }))).toEqual([
       {
-        rows: [2, 3], region: '广安区', code: '511A0005200004', name: '食品(含保健食品)经营许可核发',
-        implementationLevel: '县级', approvalDepartments: ['区行政审批局', '区市场监管局'],
-        internalContact: '市场准入审批科 0826-2381681', contactInfo: '0826-2306250',
-        themes: ['开办餐饮店', '开办超市便利店'], visible: true,
-        risks: [[2, '无证经营', '未取得食品经营许可即开展餐饮服务或食品销售', '高'], [3, '承诺不实', '告知承诺办理后现场条件与承诺不符', '中']],
+        rows: [2, 3],
+        region: '广安区',
+        code: '511A0005200004',
+        name: '食品(含保健食品)经营许可核发',
+        implementationLevel: '县级',
+        approvalDepartments: ['区行政审批局', '区市场监管局'],
+        internalContact: '市场准入审批科 0826-2381681',
+        contactInfo: '0826-2306250',
+        themes: ['开办餐饮店', '开办超市便利店'],
+        visible: true,
+        risks: [
+          [2, '无证经营', '未取得食品经营许可即开展餐饮服务或食品销售', '高'],
+          [3, '承诺不实', '告知承诺办理后现场条件与承诺不符', '中'],
+        ],
       },
       {
-        rows: [4, 5], region: '广安区', code: '511A0146000000', name: '旅馆业特种行业许可证核发',
-        implementationLevel: '县级', approvalDepartments: ['区公安分局'], internalContact: '治安管理大队 0826-2340469',
-        contactInfo: '0826-2300952', themes: ['开办宾馆旅馆'], visible: true,
-        risks: [[4, '无证经营', '未取得特种行业许可证经营旅馆（含民宿、日租房）', '高'], [5, '经营管理', '不按规定查验登记住宿旅客身份', '高']],
+        rows: [4, 5],
+        region: '广安区',
+        code: '511A0146000000',
+        name: '旅馆业特种行业许可证核发',
+        implementationLevel: '县级',
+        approvalDepartments: ['区公安分局'],
+        internalContact: '治安管理大队 0826-2340469',
+        contactInfo: '0826-2300952',
+        themes: ['开办宾馆旅馆'],
+        visible: true,
+        risks: [
+          [4, '无证经营', '未取得特种行业许可证经营旅馆（含民宿、日租房）', '高'],
+          [5, '经营管理', '不按规定查验登记住宿旅客身份', '高'],
+        ],
       },
     ]);
     expect(sheet.permits.flatMap((p) => p.risks).every((r) => r.description && r.legalBasis && r.consequence && r.prevention)).toBe(true);

@@ -2,9 +2,7 @@ import ExcelJS from 'exceljs';
 import { COLUMNS, columnLetter } from '../parser/columns.js';
 import type { FieldKey } from '../parser/types.js';
 import { neutralizeFormula } from './neutralize-formula.js';
-import {
-  COLUMN_WIDTHS, EXAMPLE_ROWS, INSTRUCTIONS_SHEET, RULES, TEMPLATE_SHEET, VALIDATED_LAST_ROW,
-} from './template-content.js';
+import { COLUMN_WIDTHS, EXAMPLE_ROWS, INSTRUCTIONS_SHEET, RULES, TEMPLATE_SHEET, VALIDATED_LAST_ROW } from './template-content.js';
 
 export { neutralizeFormula } from './neutralize-formula.js';
 
@@ -23,10 +21,18 @@ export type RiskSheetRow = Partial<Record<FieldKey, string>>;
 
 function listValidation(field: FieldKey, values: string[], prompt: string, lastRow: number): [string, ExcelJS.DataValidation] {
   const letter = columnLetter(COLUMNS.findIndex((c) => c.field === field) + 1);
-  return [`${letter}2:${letter}${lastRow}`, {
-    type: 'list', allowBlank: true, formulae: [`"${values.join(',')}"`],
-    showErrorMessage: true, errorStyle: 'stop', errorTitle: '取值不正确', error: prompt,
-  }];
+  return [
+    `${letter}2:${letter}${lastRow}`,
+    {
+      type: 'list',
+      allowBlank: true,
+      formulae: [`"${values.join(',')}"`],
+      showErrorMessage: true,
+      errorStyle: 'stop',
+      errorTitle: '取值不正确',
+      error: prompt,
+    },
+  ];
 }
 
 /**

@@ -79,8 +79,17 @@ describe('the administrators lexicon in the engine', () => {
   });
 
   it('pins come first in their order, hides leave, pins answer a question that had none, and the region filter still holds', () => {
-    const curation = (match: 'exact' | 'contains', phrase: string, pins: string[], hides: string[], regionId: string | null = null) => ({ match, phrase, pins, hides, regionId });
-    const index = SearchIndex.build(docs, rules({ curations: [curation('exact', '办证', ['build', 'netbar'], []), curation('contains', '食品经营', [], ['food'])] }));
+    const curation = (match: 'exact' | 'contains', phrase: string, pins: string[], hides: string[], regionId: string | null = null) => ({
+      match,
+      phrase,
+      pins,
+      hides,
+      regionId,
+    });
+    const index = SearchIndex.build(
+      docs,
+      rules({ curations: [curation('exact', '办证', ['build', 'netbar'], []), curation('contains', '食品经营', [], ['food'])] }),
+    );
     expect(ids(index, '办证')).toEqual(['build', 'netbar']);
     // Pins count against the answer's limit (at most 20, docs/search.md) like any hit.
     expect(index.search('办证', { limit: 1 }).hits.map((h) => h.doc.permitId)).toEqual(['build']);

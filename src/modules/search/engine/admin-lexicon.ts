@@ -86,7 +86,10 @@ class Scope {
 class ScopedQueryLexicon implements QueryLexicon {
   readonly longest: number;
 
-  constructor(private readonly language: Scope[], private readonly aliases: Scope[]) {
+  constructor(
+    private readonly language: Scope[],
+    private readonly aliases: Scope[],
+  ) {
     this.longest = Math.max(0, ...language.map((s) => s.longest), ...aliases.map((s) => s.longest));
   }
 

@@ -47,7 +47,6 @@ export interface ConceptMatch {
   score: number;
 }
 
-
 /**
  * Scores documents by concepts: each concept counts once, by its best evidence — the best of its
  * alternatives (the word typed, whole or as bigrams, its synonyms, its corrections) in the best
@@ -75,7 +74,10 @@ export class ConceptScorer {
   readonly bestGroup: Int32Array;
   private readonly touched: number[] = [];
 
-  constructor(readonly plan: QueryPlan, readonly resolved: SpaceTerm[]) {
+  constructor(
+    readonly plan: QueryPlan,
+    readonly resolved: SpaceTerm[],
+  ) {
     this.entries = resolved.map(() => []);
     const k1 = P.k1;
     const perConcept = new Map<number, number>();

@@ -81,11 +81,11 @@ export class DocAnalyzer {
   aliasesOf: (doc: SearchDoc) => string[] = () => [];
   private readonly bodySink: BigramSink;
 
-  constructor(private readonly vocab: PinyinVocab, private readonly dict: TermDict) {
-    this.bodySink = {
-      bigram: (c1, c2) => this.emit(dict.internBigram(c1, c2), RISK_BODY),
-      token: (t) => this.emit(dict.intern(t), RISK_BODY),
-    };
+  constructor(
+    private readonly vocab: PinyinVocab,
+    private readonly dict: TermDict,
+  ) {
+    this.bodySink = { bigram: (c1, c2) => this.emit(dict.internBigram(c1, c2), RISK_BODY), token: (t) => this.emit(dict.intern(t), RISK_BODY) };
   }
 
   private emit(term: number, field: Field): void {
@@ -106,10 +106,16 @@ export class DocAnalyzer {
       this.emit(this.dict.intern(normalizeText(doc.code).replace(/ +/g, '')), Field.Code);
       lengths[Field.Code] = 1;
     }
-    lengths[Field.Theme] = this.shortList(doc.themes.map((t) => t.name), Field.Theme);
+    lengths[Field.Theme] = this.shortList(
+      doc.themes.map((t) => t.name),
+      Field.Theme,
+    );
     lengths[Field.Dept] = this.shortList(doc.approvalDepartments, Field.Dept);
     lengths[Field.DeptAlias] = this.shortList(doc.approvalDepartments.flatMap(departmentNicknames), Field.DeptAlias);
-    lengths[Field.RiskTitle] = this.shortList(doc.risks.map((r) => r.title), Field.RiskTitle);
+    lengths[Field.RiskTitle] = this.shortList(
+      doc.risks.map((r) => r.title),
+      Field.RiskTitle,
+    );
     let bodyLen = 0;
     for (const r of doc.risks) {
       if (r.description) bodyLen += this.body(r.description);

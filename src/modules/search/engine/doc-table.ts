@@ -121,7 +121,13 @@ export class DocTable {
       if (doc) this.byPermit.set(doc.permitId, id);
     }
     const words = (count >>> 5) + 1;
-    if (this.byPermit.size !== this.aliveCount || this.regionOf.length < count || this.regionBits.length !== this.regionIndex.size || this.searchable.length < words || this.regionBits.some((b) => b.length !== this.searchable.length)) {
+    if (
+      this.byPermit.size !== this.aliveCount ||
+      this.regionOf.length < count ||
+      this.regionBits.length !== this.regionIndex.size ||
+      this.searchable.length < words ||
+      this.regionBits.some((b) => b.length !== this.searchable.length)
+    ) {
       throw new Error('snapshot document table of inconsistent sizes');
     }
   }

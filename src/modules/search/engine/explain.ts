@@ -12,7 +12,8 @@ const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** di
 /** The analysed question as the debug output shows it: terms, and concepts with their alternatives. */
 export function planDebug(plan: QueryPlan): Pick<SearchDebug, 'normalizedQuery' | 'terms' | 'concepts'> {
   const termWeight = new Float64Array(plan.terms.length);
-  for (const c of plan.concepts) for (const a of c.alternatives) for (const p of a.parts) termWeight[p.term] = Math.max(termWeight[p.term], c.weight * a.weight);
+  for (const c of plan.concepts)
+    for (const a of c.alternatives) for (const p of a.parts) termWeight[p.term] = Math.max(termWeight[p.term], c.weight * a.weight);
   return {
     normalizedQuery: plan.normalized,
     terms: plan.terms.map((t, i) => ({ term: t.display, origin: t.origin, weight: round(termWeight[i], 3) })),
@@ -30,7 +31,13 @@ export function planDebug(plan: QueryPlan): Pick<SearchDebug, 'normalizedQuery' 
  * score per field — a concept matched in the permit's own text is shared among the fields in
  * proportion to what each put into its keys' weighted frequency — and the bonuses.
  */
-export function explainHit(doc: SearchDoc, ranked: Ranked, scorer: ConceptScorer, analyzer: DocAnalyzer, resolved: SpaceTerm[]): { breakdown: Record<string, number>; explain: HitExplain } {
+export function explainHit(
+  doc: SearchDoc,
+  ranked: Ranked,
+  scorer: ConceptScorer,
+  analyzer: DocAnalyzer,
+  resolved: SpaceTerm[],
+): { breakdown: Record<string, number>; explain: HitExplain } {
   scorer.score(ranked.hits);
   const matches = scorer.matches(scorer.bestGroup, scorer.scores);
   const plan = scorer.plan;

@@ -15,7 +15,7 @@ export function matchedSubstrings(doc: SearchDoc, plan: QueryPlan, textKeys: Set
   const found = new Set<string>();
   const covered = new Set<string>();
   for (const run of plan.runs) {
-    for (let i = 0; i + 1 < run.length; ) {
+    for (let i = 0; i + 1 < run.length;) {
       if (!textKeys.has(run.slice(i, i + 2))) {
         i++;
         continue;
@@ -79,7 +79,13 @@ function someText(doc: SearchDoc, test: (text: string) => boolean): boolean {
   for (const d of doc.approvalDepartments) if (test(d)) return true;
   for (const r of doc.risks) if (test(r.title)) return true;
   for (const r of doc.risks) {
-    if ((r.description && test(r.description)) || (r.legalBasis && test(r.legalBasis)) || (r.consequence && test(r.consequence)) || (r.prevention && test(r.prevention))) return true;
+    if (
+      (r.description && test(r.description)) ||
+      (r.legalBasis && test(r.legalBasis)) ||
+      (r.consequence && test(r.consequence)) ||
+      (r.prevention && test(r.prevention))
+    )
+      return true;
   }
   return false;
 }

@@ -22,7 +22,8 @@ const FIELD_MASK = (1 << FIELD_BITS) - 1;
  * department, is mentioned by the permit rather than what it is about.
  */
 const TELLING = new Uint8Array(FIELD_COUNT);
-for (const f of [Field.Name, Field.Code, Field.Theme, Field.RiskTitle, Field.Pinyin, Field.Alias, Field.Principal, Field.Supporting, Field.Question]) TELLING[f] = 1;
+for (const f of [Field.Name, Field.Code, Field.Theme, Field.RiskTitle, Field.Pinyin, Field.Alias, Field.Principal, Field.Supporting, Field.Question])
+  TELLING[f] = 1;
 
 /**
  * Turns one document into (term, impact) pairs. Impact is the BM25F saturated term frequency
@@ -35,7 +36,10 @@ export class ImpactBuilder {
   private touched = new Int32Array(1024);
   private readonly norm = new Float64Array(FIELD_COUNT);
 
-  constructor(private readonly analyzer: DocAnalyzer, private readonly dict: TermDict) {}
+  constructor(
+    private readonly analyzer: DocAnalyzer,
+    private readonly dict: TermDict,
+  ) {}
 
   /** Field lengths of the last collected document. */
   get lengths(): Float64Array {

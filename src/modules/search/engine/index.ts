@@ -49,7 +49,9 @@ export class SearchIndex {
   /** The administrators' entries (admin-lexicon.ts): aliases indexed, the rest applied per question. */
   private lexicon: AdminLexicon;
 
-  private constructor(parts: IndexParts = { dict: new TermDict(), postings: new Postings(), table: new DocTable(), vocab: new PinyinVocab(), lexicon: AdminLexicon.EMPTY }) {
+  private constructor(
+    parts: IndexParts = { dict: new TermDict(), postings: new Postings(), table: new DocTable(), vocab: new PinyinVocab(), lexicon: AdminLexicon.EMPTY },
+  ) {
     ({ dict: this.dict, postings: this.postings, table: this.table, vocab: this.vocab, lexicon: this.lexicon } = parts);
     this.analyzer = new DocAnalyzer(this.vocab, this.dict);
     this.impacts = new ImpactBuilder(this.analyzer, this.dict);
@@ -263,18 +265,32 @@ export class SearchIndex {
     const named = admin === NO_QUERY_LEXICON ? this.named : (key: string) => this.named(key) || admin.names(key);
     const plan = analyzeQuery(query, this.vocab, named, admin);
     const curation = lexicon.curation(plan.normalized, regionIds);
-    const resolved = this.resolve(plan.terms.map((t) => t.key), knowledgeTerms(plan));
+    const resolved = this.resolve(
+      plan.terms.map((t) => t.key),
+      knowledgeTerms(plan),
+    );
     const scorer = new ConceptScorer(plan, resolved);
     const lists: ScoredList[] = [];
     resolved.forEach((rt, r) => {
       const weight = scorer.listWeight[r];
       if (rt.id < 0 || weight <= 0) return;
       const bound = weight * this.dict.maxImpact[rt.id];
-      for (const s of this.postings.slices(rt.id)) lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, base: s.base, dense: s.dense, weight, bound, term: r });
+      for (const s of this.postings.slices(rt.id))
+        lists.push({ docs: s.docs, impacts: s.impacts, start: s.start, end: s.end, base: s.base, dense: s.dense, weight, bound, term: r });
     });
     const docOf = (d: number) => this.table.docs[d]!;
     const tieOrder = (a: number, b: number) => stableOrder(docOf(a), docOf(b));
-    const retrieve = (bits: { bits: Uint32Array; count: number }) => retrieveTopK({ lists, allowed: bits.bits, allowedCount: bits.count, k: P.rerankPool, relative: RETRIEVAL_RELATIVE, scratch: this.scratch, capacity: this.table.capacity, tieOrder });
+    const retrieve = (bits: { bits: Uint32Array; count: number }) =>
+      retrieveTopK({
+        lists,
+        allowed: bits.bits,
+        allowedCount: bits.count,
+        k: P.rerankPool,
+        relative: RETRIEVAL_RELATIVE,
+        scratch: this.scratch,
+        capacity: this.table.capacity,
+        tieOrder,
+      });
     const ctx = { plan, scorer, docOf };
     /** The candidates among the documents a region filter allows (none when it names no region) and curation does not hide. */
     const candidates = (regionIds: string[] | null | undefined) => {
@@ -315,7 +331,13 @@ export class SearchIndex {
    * theirs). Pins answer a question that otherwise has none. (Hidden permits never became
    * candidates.)
    */
-  private curate(outcome: RankOutcome, curation: Curation | null, regionIds: string[] | null | undefined, scoreOne: (id: number) => Ranked | null, limit: number): RankOutcome {
+  private curate(
+    outcome: RankOutcome,
+    curation: Curation | null,
+    regionIds: string[] | null | undefined,
+    scoreOne: (id: number) => Ranked | null,
+    limit: number,
+  ): RankOutcome {
     if (!curation) return outcome;
     const allowed = this.table.allowedBits(regionIds);
     const pinned: Ranked[] = [];
@@ -346,7 +368,14 @@ export class SearchIndex {
     const uncurated = answer(candidates(regionIds), regionIds, MAX_HITS);
     const outcome = this.curate(uncurated, curation, regionIds, scoreOne, MAX_HITS);
     const best = uncurated.ranked[0]?.score ?? Math.max(0, ...uncurated.cut.map((c) => c.score));
-    const result = { ...none, score: own?.score ?? 0, explained: own?.explained ?? 0, bestScore: round(best, 4), breakdown: own?.breakdown ?? {}, concepts: own?.explain.concepts ?? [] };
+    const result = {
+      ...none,
+      score: own?.score ?? 0,
+      explained: own?.explained ?? 0,
+      bestScore: round(best, 4),
+      breakdown: own?.breakdown ?? {},
+      concepts: own?.explain.concepts ?? [],
+    };
     const at = outcome.ranked.findIndex((r) => r.doc === id);
     if (at >= 0) return { ...result, verdict: at < (outcome.pinned ?? 0) ? 'pinned' : 'found', rank: at + 1 };
     if (curatedOut) return { ...result, verdict: 'curated_out' };
@@ -384,7 +413,15 @@ export class SearchIndex {
         ...planDebug(plan),
         noMatch: outcome.noMatch,
         subjects: outcome.subjects.map((c, i) => ({ text: plan.concepts[c].text, explained: Math.round((outcome.bestSubjectQuality[i] ?? 0) * 1000) / 1000 })),
-        cut: outcome.cut.slice(0, 10).map((c) => ({ permitId: docOf(c.doc).permitId, name: docOf(c.doc).name, reason: c.reason, score: Math.round(c.score * 10000) / 10000, explained: Math.round(c.explained * 1000) / 1000 })),
+        cut: outcome.cut
+          .slice(0, 10)
+          .map((c) => ({
+            permitId: docOf(c.doc).permitId,
+            name: docOf(c.doc).name,
+            reason: c.reason,
+            score: Math.round(c.score * 10000) / 10000,
+            explained: Math.round(c.explained * 1000) / 1000,
+          })),
         timingsUs: { analyze: Math.round((tAnalyzed - t0) * 1000), retrieve: Math.round((tRetrieved - tAnalyzed) * 1000), rank, total },
       },
     };
@@ -406,6 +443,17 @@ function matchedKeys(plan: QueryPlan, hits: Candidate['hits']): { textKeys: Set<
 }
 
 /** A pinned permit no word of the question matches. */
-const unscored = (doc: number): Ranked => ({ doc, score: 0, base: 0, coord: 0, nameShare: 0, stageMatch: false, explained: 0, strongest: 0, subjectQuality: [], hits: [] });
+const unscored = (doc: number): Ranked => ({
+  doc,
+  score: 0,
+  base: 0,
+  coord: 0,
+  nameShare: 0,
+  stageMatch: false,
+  explained: 0,
+  strongest: 0,
+  subjectQuality: [],
+  hits: [],
+});
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;

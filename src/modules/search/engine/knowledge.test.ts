@@ -13,7 +13,14 @@ describe('the knowledge files', () => {
 
   it('refuses lines out of order, repeated, with an unknown relation or without a source note', () => {
     // Keys sort by code point: 乙 (U+4E59) before 戊 (U+620A) before 甲 (U+7532).
-    const text = ['甲许可 | 主要 | 甲 | 依据', '乙许可 | 主要 | 乙 | 依据', '乙许可 | 主要 | 丙 | 依据', '丁许可 | 其它 | 戊 | 依据', '戊许可 | 俗称 | 己、己 | ', '庚许可 | 俗称 | 辛'].join('\n');
+    const text = [
+      '甲许可 | 主要 | 甲 | 依据',
+      '乙许可 | 主要 | 乙 | 依据',
+      '乙许可 | 主要 | 丙 | 依据',
+      '丁许可 | 其它 | 戊 | 依据',
+      '戊许可 | 俗称 | 己、己 | ',
+      '庚许可 | 俗称 | 辛',
+    ].join('\n');
     const order = 'out of order or repeated (sorted by key, then relation: 俗称, 主要, 相关, 问法, 其他服务)';
     expect(parseKnowledge(text, 'x.txt').errors).toEqual([
       `x.txt:2: ${order}`,

@@ -10,7 +10,13 @@ import { normalizeText } from './normalize.js';
 export type KnowledgeRelation = 'alias' | 'principal' | 'supporting' | 'question' | 'outside';
 
 /** The relations in the order lines are sorted by, with their labels in the files. */
-export const RELATION_LABELS: Record<string, KnowledgeRelation> = { 俗称: 'alias', 主要: 'principal', 相关: 'supporting', 问法: 'question', 其他服务: 'outside' };
+export const RELATION_LABELS: Record<string, KnowledgeRelation> = {
+  俗称: 'alias',
+  主要: 'principal',
+  相关: 'supporting',
+  问法: 'question',
+  其他服务: 'outside',
+};
 const RELATION_ORDER = Object.keys(RELATION_LABELS);
 
 export interface NamePattern {
@@ -82,7 +88,10 @@ export function parseKnowledge(text: string, file: string, relations: KnowledgeR
     const pattern = parsePattern(keyText);
     const relation = RELATION_LABELS[label];
     if (!pattern) return void errors.push(`${source}: empty key`);
-    if (!relation || !relations.includes(relation)) return void errors.push(`${source}: relation "${label}" is not one of ${relations.map((r) => RELATION_ORDER.find((l) => RELATION_LABELS[l] === r)).join(', ')}`);
+    if (!relation || !relations.includes(relation))
+      return void errors.push(
+        `${source}: relation "${label}" is not one of ${relations.map((r) => RELATION_ORDER.find((l) => RELATION_LABELS[l] === r)).join(', ')}`,
+      );
     if (note === '') errors.push(`${source}: the source note is empty`);
     const order: [string, number] = [keyText, RELATION_ORDER.indexOf(label)];
     if (previous && (previous[0] > order[0] || (previous[0] === order[0] && previous[1] >= order[1]))) {
@@ -96,7 +105,8 @@ export function parseKnowledge(text: string, file: string, relations: KnowledgeR
         errors.push(`${source}: empty phrase`);
         continue;
       }
-      if (!PHRASE_CHARS.test(phrase) || phrase.length > MAX_PHRASE) errors.push(`${source}: phrase "${raw}" must be 1–${MAX_PHRASE} letters, digits or Chinese characters`);
+      if (!PHRASE_CHARS.test(phrase) || phrase.length > MAX_PHRASE)
+        errors.push(`${source}: phrase "${raw}" must be 1–${MAX_PHRASE} letters, digits or Chinese characters`);
       else if (phrases.includes(phrase)) errors.push(`${source}: phrase "${raw}" appears twice`);
       else phrases.push(phrase);
     }
@@ -122,7 +132,9 @@ const KNOWLEDGE_DIR = new URL('../knowledge/', import.meta.url);
 export function loadKnowledgeFiles(dir: URL = KNOWLEDGE_DIR): KnowledgeBase {
   const permitFacts: KnowledgeFact[] = [];
   const errors: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => /^permits-.+\.txt$/.test(f)).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => /^permits-.+\.txt$/.test(f))
+    .sort()) {
     const parsed = parseKnowledge(readFileSync(new URL(file, dir), 'utf8'), file);
     permitFacts.push(...parsed.facts);
     errors.push(...parsed.errors);

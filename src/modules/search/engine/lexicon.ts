@@ -74,7 +74,15 @@ function loadLexicon(): Lexicon {
   const kindSuffixes = new Set<string>();
   for (const line of dataLines('general.txt')) {
     const mark = MARK.exec(line)?.[1] ?? null;
-    const members = [...new Set(line.replace(MARK, '').split('/').map(clean).filter((w) => w !== ''))];
+    const members = [
+      ...new Set(
+        line
+          .replace(MARK, '')
+          .split('/')
+          .map(clean)
+          .filter((w) => w !== ''),
+      ),
+    ];
     if (mark !== null && LIGHT_MARKS.includes(mark)) for (const m of members) generic.add(m);
     if (mark === SUFFIX_MARK) for (const m of members) kindSuffixes.add(m);
     // The setting's words and the suffixes are lists, not synonyms of each other.
@@ -100,7 +108,20 @@ function loadLexicon(): Lexicon {
   const offices = new Set(knowledge.departmentFacts.flatMap((f) => f.phrases));
   const spelled = new Set(groupsOf.keys());
   for (const f of [...knowledge.permitFacts, ...knowledge.departmentFacts]) if (f.relation === 'alias') for (const p of f.phrases) spelled.add(p);
-  return { groups, groupsOf, stageOf, generic, kindSuffixes, outside, offices, intent, knowledge, vocabulary: [...vocabulary], vocabularySet: vocabulary, spelledVocabulary: [...spelled] };
+  return {
+    groups,
+    groupsOf,
+    stageOf,
+    generic,
+    kindSuffixes,
+    outside,
+    offices,
+    intent,
+    knowledge,
+    vocabulary: [...vocabulary],
+    vocabularySet: vocabulary,
+    spelledVocabulary: [...spelled],
+  };
 }
 
 let lexicon: Lexicon | null = null;

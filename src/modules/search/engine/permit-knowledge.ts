@@ -93,7 +93,8 @@ export function phraseKeys(phrase: string): Map<string, number> {
   }
   const units = wordUnits(phrase, false);
   for (let i = 0; i < units.length; i++) {
-    for (let j = i + 1; j < units.length; j++) if (units[i] !== units[j]) keys.set(pairKey(units[i], units[j]), (units[i].length + units[j].length) / phrase.length);
+    for (let j = i + 1; j < units.length; j++)
+      if (units[i] !== units[j]) keys.set(pairKey(units[i], units[j]), (units[i].length + units[j].length) / phrase.length);
   }
   return keys;
 }

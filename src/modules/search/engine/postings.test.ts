@@ -6,7 +6,12 @@ import { SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 
 const DOCS = BLOCK_SIZE + 5_000;
 /** Term 0's postings, on both sides of the first block edge; term 1 is held by nearly every document (stored dense). */
-const HELD: [number, number][] = [[5, 2], [BLOCK_SIZE - 1, 4], [BLOCK_SIZE, 6], [DOCS - 1, 8]];
+const HELD: [number, number][] = [
+  [5, 2],
+  [BLOCK_SIZE - 1, 4],
+  [BLOCK_SIZE, 6],
+  [DOCS - 1, 8],
+];
 
 function built(): Postings {
   const counts = new Int32Array([HELD.length, DOCS - 1]);
@@ -21,7 +26,8 @@ function built(): Postings {
 
 const lists = (p: Postings, term: number): ScoredList[] => p.slices(term).map((s) => ({ ...s, weight: 1, bound: 8, term }));
 /** Every (document, impact) of a term as the slices give them. */
-const pairs = (p: Postings, term: number) => lists(p, term).flatMap((l) => Array.from({ length: l.end - l.start }, (_, i) => [l.base + l.docs[l.start + i], l.impacts[l.start + i]]));
+const pairs = (p: Postings, term: number) =>
+  lists(p, term).flatMap((l) => Array.from({ length: l.end - l.start }, (_, i) => [l.base + l.docs[l.start + i], l.impacts[l.start + i]]));
 
 describe('postings in blocks of document ids', () => {
   it('gives each term its documents across blocks, to every reader', () => {

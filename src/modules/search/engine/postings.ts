@@ -190,7 +190,12 @@ export class Postings {
     p.docs = r.array(Uint16Array);
     p.impacts = r.array(Uint8Array);
     p.baseTerms = r.int();
-    if (p.blocks < 1 || p.offsets.length !== p.baseTerms * p.blocks + 1 || p.offsets[p.baseTerms * p.blocks] !== p.docs.length || p.impacts.length !== p.docs.length) {
+    if (
+      p.blocks < 1 ||
+      p.offsets.length !== p.baseTerms * p.blocks + 1 ||
+      p.offsets[p.baseTerms * p.blocks] !== p.docs.length ||
+      p.impacts.length !== p.docs.length
+    ) {
       throw new Error('snapshot postings of inconsistent sizes');
     }
     for (let n = r.int(); n > 0; n--) p.dense[r.int()] = r.array(Uint8Array);

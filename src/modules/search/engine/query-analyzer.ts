@@ -109,7 +109,10 @@ function analyzeCjkRun(run: Run, vocab: PinyinVocab, named: NamedKey, b: PlanBui
     // words and verbs that form a phrase with their object are looked up in it (and, below, the
     // bigrams joining two words).
     const knowledge = c.kind === 'content' || c.kind === 'single' || c.kind === 'stage' || composed.has(i);
-    b.concept({ text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge, outside, office }, c.alternatives);
+    b.concept(
+      { text: word, start: start + c.token.start, end: start + c.token.end, kind: c.kind, weight: W[c.kind], knowledge, outside, office },
+      c.alternatives,
+    );
   });
   // Bigrams across a word boundary: weak evidence that the two words stand together.
   for (let i = 1; i < concepts.length; i++) {
@@ -171,7 +174,7 @@ function tokenize(text: string): Token[] {
 function joinLexiconWords(text: string, tokens: Token[], lexicon: QueryLexicon): Token[] {
   if (lexicon.longest === 0) return tokens;
   const out: Token[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     let last = -1;
     for (let j = i + 1; j < tokens.length && tokens[j].end - tokens[i].start <= lexicon.longest; j++) {
       if (tokens[j].compound) break;
@@ -272,11 +275,17 @@ function addCorrections(text: string, tokens: Token[], concepts: Draft[], vocab:
     if (named(bigram) || tokens.some((t) => t.word === bigram && t.start === i)) continue;
     const open = concepts.filter((c) => c.token.start < i + 2 && c.token.end > i && !settled(c.token) && c.kind !== 'intent');
     if (open.length === 0) continue;
-    readings ??= (pinyin(text, { type: 'array', toneType: 'none', v: true })).map((r) => [r]);
+    readings ??= pinyin(text, { type: 'array', toneType: 'none', v: true }).map((r) => [r]);
     for (const alike of vocab.soundAlikes(bigram, readings.slice(i, i + 2)).slice(0, MAX_CORRECTIONS)) {
       for (const c of open) {
         const share = 1 / Math.max(1, c.token.word.length - 1);
-        c.alternatives.push({ text: alike, origin: 'correction', weight: W.correction, expansion: true, parts: [{ term: b.term(alike, alike, 'correction'), share }] });
+        c.alternatives.push({
+          text: alike,
+          origin: 'correction',
+          weight: W.correction,
+          expansion: true,
+          parts: [{ term: b.term(alike, alike, 'correction'), share }],
+        });
       }
     }
   }

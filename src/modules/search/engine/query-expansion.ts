@@ -22,7 +22,8 @@ export function wordAlternatives(word: string, origin: TermOrigin, weight: numbe
     { text: word, origin, weight, expansion, parts: [{ term: b.term(word, word, origin), share: 1 }] },
     { text: word, origin: origin === 'word' ? 'bigram' : origin, weight, expansion, parts: bigrams },
   ];
-  for (const sub of longerWordsInside(word)) out.push({ text: sub, origin, weight, expansion, parts: [{ term: b.term(sub, sub, origin), share: (sub.length - 1) / n }] });
+  for (const sub of longerWordsInside(word))
+    out.push({ text: sub, origin, weight, expansion, parts: [{ term: b.term(sub, sub, origin), share: (sub.length - 1) / n }] });
   return out;
 }
 

@@ -47,7 +47,10 @@ export function analyzeLatinRuns(runs: Run[], vocab: PinyinVocab, b: PlanBuilder
   }
   for (let i = 0; i < syllables.length; i++) {
     for (let j = i + 2; j <= Math.min(syllables.length, i + 6); j++) {
-      const key = syllables.slice(i, j).map((s) => s.text).join(' ');
+      const key = syllables
+        .slice(i, j)
+        .map((s) => s.text)
+        .join(' ');
       spelt(b, [...vocab.wordsBySyllables(key)], 'pinyin', W.pinyinWord, syllables[i].start, syllables[j - 1].end);
     }
   }
@@ -66,9 +69,13 @@ function addInitials(run: Run, vocab: PinyinVocab, b: PlanBuilder): void {
   const windows: Alternative = { text: t, origin: 'initials', weight: 1, expansion: false, scattered: true, parts: [] };
   for (let i = 0; i + 1 < t.length; i++) {
     windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 2)), t.slice(i, i + 2), 'initials'), share: W.initials2 / (t.length - 1) });
-    if (i + 2 < t.length) windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials'), share: W.initials3 / (t.length - 2) });
+    if (i + 2 < t.length)
+      windows.parts.push({ term: b.term(initialsKey(t.slice(i, i + 3)), t.slice(i, i + 3), 'initials'), share: W.initials3 / (t.length - 2) });
   }
-  const words = [...vocab.wordsByInitials(t)].flatMap((word) => [...wordAlternatives(word, 'initials', W.initialsWord, b), ...synonymAlternatives(word, W.initialsWord, b, 'initials')]);
+  const words = [...vocab.wordsByInitials(t)].flatMap((word) => [
+    ...wordAlternatives(word, 'initials', W.initialsWord, b),
+    ...synonymAlternatives(word, W.initialsWord, b, 'initials'),
+  ]);
   b.concept({ text: t, start: run.start, end: run.start + t.length, kind: 'sound', weight: 1, knowledge: true }, [windows, ...words]);
 }
 

@@ -27,7 +27,20 @@ export const enum Field {
 export const FIELD_COUNT = 12;
 /** Bits of the field in a (term, field) pair. */
 export const FIELD_BITS = 4;
-export const FIELD_NAMES = ['name', 'code', 'theme', 'department', 'risk_title', 'risk_text', 'pinyin', 'department_alias', 'alias', 'activity', 'supporting', 'question'] as const;
+export const FIELD_NAMES = [
+  'name',
+  'code',
+  'theme',
+  'department',
+  'risk_title',
+  'risk_text',
+  'pinyin',
+  'department_alias',
+  'alias',
+  'activity',
+  'supporting',
+  'question',
+] as const;
 
 /**
  * BM25F: per-field weight and length normalisation, shared saturation k1. The knowledge fields

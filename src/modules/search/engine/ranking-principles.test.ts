@@ -11,7 +11,17 @@ const ids = (index: SearchIndex, q: string) => index.search(q).hits.map((h) => h
 const scoreOf = (index: SearchIndex, q: string, id: string) => index.search(q).hits.find((h) => h.doc.permitId === id)?.score ?? 0;
 
 /** Names the knowledge files say nothing of: these tests are about the engine's rules alone. */
-const PLAIN_NAMES = ['渔船船名变更登记', '渔船船名更改登记', '渔船船名变更更改修改登记', '宠物诊所登记', '物美价廉商店备案', '民办非企业性质协会登记', '企业分支机构设立登记', '非煤矿山建设项目安全设施设计审查', '渔业捕捞审查'];
+const PLAIN_NAMES = [
+  '渔船船名变更登记',
+  '渔船船名更改登记',
+  '渔船船名变更更改修改登记',
+  '宠物诊所登记',
+  '物美价廉商店备案',
+  '民办非企业性质协会登记',
+  '企业分支机构设立登记',
+  '非煤矿山建设项目安全设施设计审查',
+  '渔业捕捞审查',
+];
 
 /** Filler documents, so that document frequencies behave as in a catalogue. */
 const filler = Array.from({ length: 40 }, (_, i) => testDoc({ permitId: `f${i}`, name: `第${i}类登记审批` }, ['材料不全\n申请材料不齐全']));
@@ -54,7 +64,11 @@ describe('ranking principles', () => {
   });
 
   it('a bigram straddling two words of the question is weak evidence', () => {
-    const index = SearchIndex.build([...filler, testDoc({ permitId: 'word', name: '宠物诊所登记' }), testDoc({ permitId: 'straddle', name: '物美价廉商店备案' })]);
+    const index = SearchIndex.build([
+      ...filler,
+      testDoc({ permitId: 'word', name: '宠物诊所登记' }),
+      testDoc({ permitId: 'straddle', name: '物美价廉商店备案' }),
+    ]);
     // 宠物美容 is 宠物 + 美容; 物美 is only what a tokenizer invents between them.
     const hits = ids(index, '宠物美容');
     expect(hits[0]).toBe('word');
@@ -78,8 +92,13 @@ describe('ranking principles', () => {
   });
 
   it('homophone corrections apply only to what is not an ordinary word with a match as written', () => {
-    const index = SearchIndex.build([...filler, testDoc({ permitId: 'hotel', name: '旅馆业特种行业许可证核发' }), testDoc({ permitId: 'swim', name: '经营游泳许可' })]);
-    const origins = (q: string) => index.search(q, { debug: true }).debug!.concepts.flatMap((c) => c.alternatives.map((a) => `${c.text}:${a.origin}:${a.text}`));
+    const index = SearchIndex.build([
+      ...filler,
+      testDoc({ permitId: 'hotel', name: '旅馆业特种行业许可证核发' }),
+      testDoc({ permitId: 'swim', name: '经营游泳许可' }),
+    ]);
+    const origins = (q: string) =>
+      index.search(q, { debug: true }).debug!.concepts.flatMap((c) => c.alternatives.map((a) => `${c.text}:${a.origin}:${a.text}`));
     // 形业 is no word and names no permit: it may be the 行业 it sounds like.
     expect(origins('旅馆业特种形业许可证').filter((o) => o.endsWith(':correction:行业')).length).toBeGreaterThan(0);
     expect(ids(index, '旅馆业特种形业许可证')[0]).toBe('hotel');
@@ -89,7 +108,13 @@ describe('ranking principles', () => {
 
   it('for an activity, the principal permit ranks above the permits also needed for it (every activity of the knowledge)', () => {
     const { index } = catalogue();
-    const names = [...new Set(loadCorpus().permits.filter((p) => p.visible).map((p) => p.name))];
+    const names = [
+      ...new Set(
+        loadCorpus()
+          .permits.filter((p) => p.visible)
+          .map((p) => p.name),
+      ),
+    ];
     const facts = getLexicon().knowledge.permitFacts;
     const principalOf = new Map<string, Set<string>>();
     const supportingOf = new Map<string, Set<string>>();
@@ -140,7 +165,13 @@ describe('ranking principles', () => {
       if (units.length !== 2 || units.join('').length === phrase.length || !family.has(topName(index, phrase))) continue;
       checked++;
       const apart = `${units[1]}和${units[0]}`;
-      if (!index.search(apart).hits.slice(0, 5).some((h) => family.has(h.doc.name))) misses.push(`${apart} (${phrase})`);
+      if (
+        !index
+          .search(apart)
+          .hits.slice(0, 5)
+          .some((h) => family.has(h.doc.name))
+      )
+        misses.push(`${apart} (${phrase})`);
     }
     expect(checked).toBeGreaterThan(300);
     // Two words can belong to several activities: the phrase's permit among the first five.
@@ -172,11 +203,7 @@ describe('ranking principles', () => {
   });
 
   it('letters read as initials explain a name only together: in order, as a run or an abbreviation, not as scattered pairs', () => {
-    const docs = [
-      testDoc({ permitId: 'sports', name: '经营高危险性体育项目许可' }),
-      testDoc({ permitId: 'doctor', name: '乡村医生执业再注册' }),
-      ...filler,
-    ];
+    const docs = [testDoc({ permitId: 'sports', name: '经营高危险性体育项目许可' }), testDoc({ permitId: 'doctor', name: '乡村医生执业再注册' }), ...filler];
     const index = SearchIndex.build(docs);
     // An abbreviation drops a character (高危险体育项目 without 性); the whole run finds the name.
     expect(ids(index, 'gwxtyxm')[0]).toBe('sports');

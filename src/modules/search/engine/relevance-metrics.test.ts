@@ -16,16 +16,32 @@ const q = (id: string, type: string, relevant: [string, number][]): LabelledQuer
 
 describe('relevance metrics', () => {
   it('scores one query: MRR on any relevant item, nDCG on the grades', () => {
-    const s = scoreQuery(q('a', 'exact', [['x', 2], ['y', 1]]), ['z', 'y', 'x']);
+    const s = scoreQuery(
+      q('a', 'exact', [
+        ['x', 2],
+        ['y', 1],
+      ]),
+      ['z', 'y', 'x'],
+    );
     if (s.negative) throw new Error('positive expected');
     expect(s.rr).toBe(0.5);
     expect(s.ndcg).toBeCloseTo((1 / Math.log2(3) + 3 / Math.log2(4)) / (3 + 1 / Math.log2(3)), 10);
   });
 
   it('counts Recall@5 on the grade-2 items when a query has any, over at most five', () => {
-    const s = scoreQuery(q('a', 'exact', [['x', 2], ['y', 1]]), ['y', 'z']);
+    const s = scoreQuery(
+      q('a', 'exact', [
+        ['x', 2],
+        ['y', 1],
+      ]),
+      ['y', 'z'],
+    );
     expect(s.negative === false && s.recall5).toBe(0);
-    const many = q('b', 'partial', ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((k) => [k, 1]));
+    const many = q(
+      'b',
+      'partial',
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((k) => [k, 1]),
+    );
     const all = scoreQuery(many, ['a', 'b', 'c', 'd', 'e']);
     expect(all.negative === false && all.recall5).toBe(1);
   });

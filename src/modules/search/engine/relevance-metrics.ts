@@ -45,7 +45,10 @@ export function scoreQuery(q: LabelledQuery, ranked: string[]): QueryScore {
   const gain = (g: number) => 2 ** g - 1;
   let dcg = 0;
   top10.forEach((k, i) => (dcg += gain(grade.get(k) ?? 0) / Math.log2(i + 2)));
-  const ideal = q.relevant.map((r) => r.grade).sort((a, b) => b - a).slice(0, 10);
+  const ideal = q.relevant
+    .map((r) => r.grade)
+    .sort((a, b) => b - a)
+    .slice(0, 10);
   let idcg = 0;
   ideal.forEach((g, i) => (idcg += gain(g) / Math.log2(i + 2)));
   return { negative: false, rr, recall5, ndcg: idcg ? dcg / idcg : 0, zero: ranked.length === 0 };

@@ -76,7 +76,8 @@ export function retrieveTopK(r: Retrieval): Candidate[] {
   // What the lists from i on can still add to a document: a document is in one slice of a term
   // at most, so a term's slices (adjacent in this order) count its bound once.
   const rest = new Float64Array(n + 1);
-  for (let i = n - 1; i >= 0; i--) rest[i] = lists[i].bound + (i + 1 < n && lists[i + 1].term === lists[i].term ? rest[i + 1] - lists[i + 1].bound : rest[i + 1]);
+  for (let i = n - 1; i >= 0; i--)
+    rest[i] = lists[i].bound + (i + 1 < n && lists[i + 1].term === lists[i].term ? rest[i + 1] - lists[i + 1].bound : rest[i + 1]);
   let postings = 0;
   for (const l of lists) postings += l.dense ? l.dense.length : l.end - l.start;
   if (allowedCount * n <= postings * SELECTIVE) return probeAllowed(r);

@@ -2,7 +2,8 @@ import { ensureCapacity } from './typed-arrays.js';
 
 /** The typed arrays a snapshot holds, by the code written before each. */
 const ARRAY_TYPES = [Uint8Array, Int32Array, Uint32Array, Float32Array, Uint16Array] as const;
-type SnapshotArray = Uint8Array<ArrayBufferLike> | Int32Array<ArrayBufferLike> | Uint32Array<ArrayBufferLike> | Float32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
+type SnapshotArray =
+  Uint8Array<ArrayBufferLike> | Int32Array<ArrayBufferLike> | Uint32Array<ArrayBufferLike> | Float32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
 type ArrayType = (typeof ARRAY_TYPES)[number];
 
 /** Strings of one decoded block of the string table: substrings of it share its memory. */

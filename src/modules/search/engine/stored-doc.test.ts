@@ -5,7 +5,10 @@ import { StoredDoc } from './stored-doc.js';
 import { testDoc } from './test-docs.js';
 
 describe('a document as the index holds it', () => {
-  const given = testDoc({ permitId: '7', name: '食品经营许可证核发', code: 'XK-1', themes: [{ id: '3', name: '餐饮' }] }, ['未经许可从事食品经营\n责令改正', '超范围经营']);
+  const given = testDoc({ permitId: '7', name: '食品经营许可证核发', code: 'XK-1', themes: [{ id: '3', name: '餐饮' }] }, [
+    '未经许可从事食品经营\n责令改正',
+    '超范围经营',
+  ]);
   given.risks[0].id = '120';
   given.risks[1].legalBasis = '《食品安全法》第三十五条';
 

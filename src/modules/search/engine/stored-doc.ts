@@ -2,7 +2,16 @@ import type { SnapshotReader, SnapshotWriter } from './snapshot-codec.js';
 import type { SearchDoc, SearchRisk } from './types.js';
 
 /** A risk's fields in the order a stored document packs them. */
-const RISK_FIELDS = ['id', 'title', 'description', 'legalBasis', 'consequence', 'prevention', 'level', 'riskType'] as const satisfies readonly (keyof SearchRisk)[];
+const RISK_FIELDS = [
+  'id',
+  'title',
+  'description',
+  'legalBasis',
+  'consequence',
+  'prevention',
+  'level',
+  'riskType',
+] as const satisfies readonly (keyof SearchRisk)[];
 const WIDTH = RISK_FIELDS.length;
 // Every field of a risk is packed: this fails to compile when SearchRisk gains one.
 const packsEveryField: Exclude<keyof SearchRisk, (typeof RISK_FIELDS)[number]> extends never ? true : never = true;
@@ -17,8 +26,14 @@ const unpack = (cells: readonly Cell[]): SearchRisk[] => {
   const risks = new Array<SearchRisk>(cells.length / WIDTH);
   for (let i = 0, k = 0; i < risks.length; i++, k += WIDTH) {
     risks[i] = {
-      id: String(cells[k]), title: cells[k + 1] as string, description: cells[k + 2] as string | null, legalBasis: cells[k + 3] as string | null,
-      consequence: cells[k + 4] as string | null, prevention: cells[k + 5] as string | null, level: cells[k + 6] as string | null, riskType: cells[k + 7] as string | null,
+      id: String(cells[k]),
+      title: cells[k + 1] as string,
+      description: cells[k + 2] as string | null,
+      legalBasis: cells[k + 3] as string | null,
+      consequence: cells[k + 4] as string | null,
+      prevention: cells[k + 5] as string | null,
+      level: cells[k + 6] as string | null,
+      riskType: cells[k + 7] as string | null,
     };
   }
   return risks;
@@ -139,13 +154,29 @@ export class StoredDoc implements SearchDoc {
       cells[k + 1] = r.text();
       for (let f = 2; f < WIDTH; f++) cells[k + f] = r.str();
     }
-    return new StoredDoc({ permitId, regionId, regionName, name, code, implementationLevel, approvalDepartments, internalContact, contactInfo, themes, visible }, cells);
+    return new StoredDoc(
+      { permitId, regionId, regionName, name, code, implementationLevel, approvalDepartments, internalContact, contactInfo, themes, visible },
+      cells,
+    );
   }
 
   /** A plain copy, its risks made once (for a reader that reads them more than once). */
   toSearchDoc(): SearchDoc {
     const { permitId, regionId, regionName, name, code, implementationLevel, approvalDepartments, internalContact, contactInfo, themes, visible } = this;
-    return { permitId, regionId, regionName, name, code, implementationLevel, approvalDepartments, internalContact, contactInfo, themes, visible, risks: unpack(this.#cells) };
+    return {
+      permitId,
+      regionId,
+      regionName,
+      name,
+      code,
+      implementationLevel,
+      approvalDepartments,
+      internalContact,
+      contactInfo,
+      themes,
+      visible,
+      risks: unpack(this.#cells),
+    };
   }
 
   get riskCount(): number {

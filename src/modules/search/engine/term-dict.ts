@@ -73,7 +73,7 @@ export class TermDict {
     if (c1 < CJK_BASE || c1 >= 0xa000 || c2 < CJK_BASE || c2 >= 0xa000) return this.intern(String.fromCharCode(c1, c2));
     const code = (c1 - CJK_BASE) * CJK_SPAN + (c2 - CJK_BASE);
     const mask = this.slotKeys.length - 1;
-    let slot = Math.imul(code, 0x9e3779b1) >>> 0 & mask;
+    let slot = (Math.imul(code, 0x9e3779b1) >>> 0) & mask;
     for (;;) {
       const k = this.slotKeys[slot];
       if (k === code) return this.slotIds[slot];
@@ -121,7 +121,7 @@ export class TermDict {
     const mask = this.slotKeys.length - 1;
     for (let i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] === EMPTY) continue;
-      let slot = Math.imul(oldKeys[i], 0x9e3779b1) >>> 0 & mask;
+      let slot = (Math.imul(oldKeys[i], 0x9e3779b1) >>> 0) & mask;
       while (this.slotKeys[slot] !== EMPTY) slot = (slot + 1) & mask;
       this.slotKeys[slot] = oldKeys[i];
       this.slotIds[slot] = oldIds[i];

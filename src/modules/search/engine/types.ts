@@ -92,7 +92,19 @@ export interface SearchResult {
 export const CUT_REASONS = ['nothing', 'unexplained', 'elsewhere', 'relative', 'hit_unexplained'] as const;
 export type CutReason = (typeof CUT_REASONS)[number];
 
-export const WHY_NOT_VERDICTS = ['unknown', 'hidden', 'region', 'curated_out', 'no_terms', 'pinned', 'found', 'no_answer', 'cut', 'below_limit', 'not_retrieved'] as const;
+export const WHY_NOT_VERDICTS = [
+  'unknown',
+  'hidden',
+  'region',
+  'curated_out',
+  'no_terms',
+  'pinned',
+  'found',
+  'no_answer',
+  'cut',
+  'below_limit',
+  'not_retrieved',
+] as const;
 
 /**
  * Why a permit is or is not in the answer to a question. `verdict`: unknown (no such permit in

@@ -52,18 +52,29 @@ export interface LexiconPreview {
 
 /** The distinct questions (with their region filters) asked last, each with how often and by how many. */
 async function recentQuestions(ctx: AppContext, limit: number) {
-  const last = await ctx.readDb.selectFrom('query_log').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const last = await ctx.readDb
+    .selectFrom('query_log')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   const rows = await ctx.readDb
     .selectFrom('query_log')
     .where('id', '>', Number(last?.id ?? 0) - LOG_WINDOW)
-    .select((eb) => ['query', 'region_ids', eb.fn.countAll<number>().as('asks'), eb.fn.count<number>('asker').distinct().as('askers'), eb.fn.max('asked_at').as('last')])
+    .select((eb) => [
+      'query',
+      'region_ids',
+      eb.fn.countAll<number>().as('asks'),
+      eb.fn.count<number>('asker').distinct().as('askers'),
+      eb.fn.max('asked_at').as('last'),
+    ])
     .groupBy(['query', 'region_ids'])
     .orderBy('last', 'desc')
     .orderBy('query')
     .limit(limit)
     .execute();
   // A filter that named no region ('') answers nothing, whatever the lexicon.
-  return rows.filter((r) => r.region_ids !== '').map((r) => ({ query: r.query, regionIds: r.region_ids === null ? null : r.region_ids.split(','), asks: Number(r.asks), askers: Number(r.askers) }));
+  return rows
+    .filter((r) => r.region_ids !== '')
+    .map((r) => ({ query: r.query, regionIds: r.region_ids === null ? null : r.region_ids.split(','), asks: Number(r.asks), askers: Number(r.askers) }));
 }
 
 /** What one question's answer becomes: the permits that enter it, leave it, and move in it. */
@@ -85,7 +96,13 @@ const busy = new WeakSet<SearchIndexHolder>();
  * change would leave them (docs/search-lexicon.md), and lists the questions whose answers differ.
  * One preview at a time per instance.
  */
-export async function previewLexiconChange(ctx: AppContext, holder: SearchIndexHolder, actor: CurrentUser, change: LexiconChange, limit: number): Promise<LexiconPreview> {
+export async function previewLexiconChange(
+  ctx: AppContext,
+  holder: SearchIndexHolder,
+  actor: CurrentUser,
+  change: LexiconChange,
+  limit: number,
+): Promise<LexiconPreview> {
   if (busy.has(holder)) throw tooMany('另一个预览正在进行，请稍后再试');
   busy.add(holder);
   try {
@@ -99,7 +116,8 @@ export async function previewLexiconChange(ctx: AppContext, holder: SearchIndexH
     const changes: PreviewedQuestion[] = [];
     const take = (q: (typeof questions)[number], was: Permit[], will: Permit[]) => {
       const diff = compare(was, will);
-      if (diff.entered.length + diff.left.length + diff.moved.length > 0) changes.push({ query: q.query, region_ids: q.regionIds, asks: q.asks, askers: q.askers, before: was, after: will, ...diff });
+      if (diff.entered.length + diff.left.length + diff.moved.length > 0)
+        changes.push({ query: q.query, region_ids: q.regionIds, asks: q.asks, askers: q.askers, before: was, after: will, ...diff });
     };
     let checked = questions.length;
     if (beforeLexicon.aliasSignature === live.adminLexicon.aliasSignature && afterLexicon.aliasSignature === beforeLexicon.aliasSignature) {
@@ -111,7 +129,8 @@ export async function previewLexiconChange(ctx: AppContext, holder: SearchIndexH
     } else {
       const toBefore = live.aliasChanges(beforeLexicon);
       const reach = Math.max(toBefore.length, live.aliasChanges(afterLexicon).length);
-      if (reach > ALIAS_PREVIEW_PERMITS) throw badRequest(`这项别名改动涉及 ${reach} 个许可，超过预览上限 ${ALIAS_PREVIEW_PERMITS} 个；可以缩小名称模式后再预览`);
+      if (reach > ALIAS_PREVIEW_PERMITS)
+        throw badRequest(`这项别名改动涉及 ${reach} 个许可，超过预览上限 ${ALIAS_PREVIEW_PERMITS} 个；可以缩小名称模式后再预览`);
       const original = live.adminLexicon;
       const was: Permit[][] = [];
       const started = performance.now();

@@ -5,9 +5,13 @@ import { LEXICON_KINDS } from './lexicon.table.js';
 
 const Words = (description: string) => Type.Array(Type.String(), { description });
 const PermitIds = (description: string) => Type.Array(Id(), { description });
-const kind = Type.Union(LEXICON_KINDS.map((k) => Type.Literal(k)), {
-  description: 'synonym: a two-way group; expansion: a word that also means others (one way); alias: names of permits; curation: pins and hides for a question.',
-});
+const kind = Type.Union(
+  LEXICON_KINDS.map((k) => Type.Literal(k)),
+  {
+    description:
+      'synonym: a two-way group; expansion: a word that also means others (one way); alias: names of permits; curation: pins and hides for a question.',
+  },
+);
 
 /** The fields of each kind, as requests give them and answers and exports show them. */
 const kindFields = {
@@ -16,10 +20,12 @@ const kindFields = {
   from: Type.Optional(Type.String({ description: 'expansion: the word people say.' })),
   to: Type.Optional(Words('expansion: what it also means (the official names).')),
   phrases: Type.Optional(Words('alias: the names attached.')),
-  code: Type.Optional(Nullable(Type.String(), 'alias: the permits of this code (in the entry\'s region, or every region).')),
+  code: Type.Optional(Nullable(Type.String(), "alias: the permits of this code (in the entry's region, or every region).")),
   pattern: Type.Optional(Nullable(Type.String(), 'alias: the permits whose name holds these fragments (`食品&经营&!变更`).')),
   phrase: Type.Optional(Type.String({ description: 'curation: the question.' })),
-  match: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('contains')], { description: 'curation: the question as a whole, or any question holding it.' })),
+  match: Type.Optional(
+    Type.Union([Type.Literal('exact'), Type.Literal('contains')], { description: 'curation: the question as a whole, or any question holding it.' }),
+  ),
   pins: Type.Optional(PermitIds('curation: permits put first, in this order (at most 20).')),
   hides: Type.Optional(PermitIds('curation: permits removed from the answer (at most 50).')),
 };
@@ -39,7 +45,7 @@ export const LexiconEntry = Shape(
     updated_by: Nullable(Type.String()),
     updated_at: Timestamp(),
   },
-  { $id: 'LexiconEntry', description: 'An administrator\'s entry of the search lexicon (docs/search-lexicon.md).' },
+  { $id: 'LexiconEntry', description: "An administrator's entry of the search lexicon (docs/search-lexicon.md)." },
 );
 
 export const EntryBody = Type.Object(
@@ -56,7 +62,7 @@ export const EntryBody = Type.Object(
     hides: Type.Optional(Type.Union([PermitIds('Hidden permits.'), Type.String()])),
     replace_bundled: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
   },
-  { description: 'An entry: its kind\'s fields, its region and a note.' },
+  { description: "An entry: its kind's fields, its region and a note." },
 );
 
 const Permit = { permit_id: Id(), name: Type.String() };
@@ -86,7 +92,7 @@ export const LexiconPreview = Shape(
 
 /** A permit as a file names it: ids mean nothing in another database. */
 const PermitReference = Type.Object({
-  region: Type.String({ description: 'Its region\'s code (name when it has none).' }),
+  region: Type.String({ description: "Its region's code (name when it has none)." }),
   code: Nullable(Type.String(), 'Its code; null: found by its name.'),
   name: Type.String(),
 });
@@ -116,22 +122,32 @@ const entryParam = fields({ entry_id: Id('The entry.') });
 export const lexiconDocs = routeDocs({
   list: {
     tags: ['search'],
-    summary: 'The administrators\' search lexicon',
+    summary: "The administrators' search lexicon",
     querystring: fields({
       kind: Type.Optional(kind),
-      region_id: Type.Optional(Type.String({ description: 'A region\'s entries; `global` for the global ones.' })),
+      region_id: Type.Optional(Type.String({ description: "A region's entries; `global` for the global ones." })),
       q: Type.Optional(Type.String({ description: 'Entries holding this word.' })),
       limit: Type.Optional(Type.Integer({ description: 'Default 50, 1..200.' })),
       offset: Type.Optional(Type.Integer({ description: 'Default 0.' })),
     }),
-    responses: { 200: ok('A page of entries, newest first.', Shape({ entries: Type.Array(LexiconEntry), ...PageFields, max_entries: Count('The most entries the lexicon holds.') })), 400: refused('An unknown kind') },
+    responses: {
+      200: ok(
+        'A page of entries, newest first.',
+        Shape({ entries: Type.Array(LexiconEntry), ...PageFields, max_entries: Count('The most entries the lexicon holds.') }),
+      ),
+      400: refused('An unknown kind'),
+    },
   },
   create: {
     tags: ['search'],
     summary: 'Adds an entry; every instance applies it within a second',
     body: EntryBody,
     bodyRequired: true,
-    responses: { 200: ok('The entry.', Shape({ entry: LexiconEntry }), Type.Literal('词条已保存')), 400: refused('Bad input'), 403: failure('权限不足: a global entry by someone other than the super administrator.') },
+    responses: {
+      200: ok('The entry.', Shape({ entry: LexiconEntry }), Type.Literal('词条已保存')),
+      400: refused('Bad input'),
+      403: failure('权限不足: a global entry by someone other than the super administrator.'),
+    },
   },
   update: {
     tags: ['search'],
@@ -139,13 +155,22 @@ export const lexiconDocs = routeDocs({
     body: EntryBody,
     bodyRequired: true,
     params: entryParam,
-    responses: { 200: ok('The entry.', Shape({ entry: LexiconEntry }), Type.Literal('词条已保存')), 400: refused('Bad input'), 403: failure('权限不足'), 404: failure('词条不存在') },
+    responses: {
+      200: ok('The entry.', Shape({ entry: LexiconEntry }), Type.Literal('词条已保存')),
+      400: refused('Bad input'),
+      403: failure('权限不足'),
+      404: failure('词条不存在'),
+    },
   },
   remove: {
     tags: ['search'],
     summary: 'Removes (reverts) an entry: what it changed returns to the bundled defaults',
     params: entryParam,
-    responses: { 200: ok('The entry removed.', Shape({ entry: LexiconEntry }), Type.Literal('词条已撤销')), 403: failure('权限不足'), 404: failure('词条不存在') },
+    responses: {
+      200: ok('The entry removed.', Shape({ entry: LexiconEntry }), Type.Literal('词条已撤销')),
+      403: failure('权限不足'),
+      404: failure('词条不存在'),
+    },
   },
   preview: {
     tags: ['search'],
@@ -173,6 +198,14 @@ export const lexiconDocs = routeDocs({
     tags: ['search'],
     summary: 'Adds the entries of an exported file, all or none',
     body: LexiconFile,
-    responses: { 200: ok('How many were added and how many were already there.', Shape({ added: Count('Entries added.'), skipped: Count('Entries identical to one already there.') }), Type.String()), 400: refused('Not a lexicon file, or a bad entry (named by its place in the file)'), 403: failure('权限不足') },
+    responses: {
+      200: ok(
+        'How many were added and how many were already there.',
+        Shape({ added: Count('Entries added.'), skipped: Count('Entries identical to one already there.') }),
+        Type.String(),
+      ),
+      400: refused('Not a lexicon file, or a bad entry (named by its place in the file)'),
+      403: failure('权限不足'),
+    },
   },
 });

@@ -23,7 +23,11 @@ export function insertLexiconRows(db: Executor, rows: Insertable<SearchLexiconTa
   return rows.length === 0 ? Promise.resolve([]) : db.insertInto('search_lexicon').values(rows).returningAll().execute();
 }
 
-export function updateLexiconRow(db: Executor, id: number, patch: Pick<LexiconRow, 'kind' | 'region_id' | 'body' | 'note' | 'updated_by' | 'updated_at'>): Promise<LexiconRow> {
+export function updateLexiconRow(
+  db: Executor,
+  id: number,
+  patch: Pick<LexiconRow, 'kind' | 'region_id' | 'body' | 'note' | 'updated_by' | 'updated_at'>,
+): Promise<LexiconRow> {
   return db.updateTable('search_lexicon').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 

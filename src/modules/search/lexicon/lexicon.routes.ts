@@ -10,9 +10,7 @@ import { previewLexiconChange, PREVIEW_DEFAULT, PREVIEW_MAX } from './lexicon-pr
 import type { LexiconRow } from './lexicon.repository.js';
 import { lexiconDocs } from './lexicon.openapi.js';
 import { presentLexiconEntry } from '../search.presenter.js';
-import {
-  exportLexicon, importLexicon, lexiconNames, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange,
-} from './lexicon.service.js';
+import { exportLexicon, importLexicon, lexiconNames, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange } from './lexicon.service.js';
 import { LEXICON_KINDS, type LexiconKind } from './lexicon.table.js';
 
 /** A lexicon file of the most entries, with room for notes. */
@@ -34,10 +32,13 @@ const describe = (row: LexiconRow) => {
   const b = parseStoredBody(row.kind, row.body);
   const list = (ids: string[]) => (ids.length > 0 ? ids.join('、') : '无');
   const what =
-    b.kind === 'synonym' ? `${b.words.join('/')}${b.replace ? '（替换内置）' : ''}`
-    : b.kind === 'expansion' ? `${b.from} → ${b.to.join('、')}`
-    : b.kind === 'alias' ? `${b.phrases.join('、')}（${b.code ?? b.pattern}）`
-    : `${b.phrase}（${b.match === 'exact' ? '完全相同' : '包含'}；置顶 ${list(b.pins)}；隐藏 ${list(b.hides)}）`;
+    b.kind === 'synonym'
+      ? `${b.words.join('/')}${b.replace ? '（替换内置）' : ''}`
+      : b.kind === 'expansion'
+        ? `${b.from} → ${b.to.join('、')}`
+        : b.kind === 'alias'
+          ? `${b.phrases.join('、')}（${b.code ?? b.pattern}）`
+          : `${b.phrase}（${b.match === 'exact' ? '完全相同' : '包含'}；置顶 ${list(b.pins)}；隐藏 ${list(b.hides)}）`;
   const scope = row.region_id === null ? '全局' : `区域 ${row.region_id}`;
   return `${KIND_LABELS[row.kind]} ${what}，${scope}${row.note ? `，备注：${row.note}` : ''}`;
 };
@@ -64,7 +65,11 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     req.operation.targetId = entry.id;
     req.operation.targetName = describe(entry);
     req.operation.summary =
-      change.action === 'create' ? `添加${describe(entry)}` : change.action === 'delete' ? `撤销${describe(entry)}` : `修改${describe(previous!)}，改为${describe(entry)}`;
+      change.action === 'create'
+        ? `添加${describe(entry)}`
+        : change.action === 'delete'
+          ? `撤销${describe(entry)}`
+          : `修改${describe(previous!)}，改为${describe(entry)}`;
     const [shown] = await presentEntries(ctx, [entry]);
     return { success: true, message, data: { entry: shown } };
   };
@@ -72,14 +77,22 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
   app.post(root, { config: { guard: 'admin', operation: operation('create', '添加搜索词条'), doc: lexiconDocs.create } }, async (req) =>
     save(req, readLexiconChange('create', null, req.body), '词条已保存'),
   );
-  app.patch(`${root}/:entry_id`, { config: { guard: 'admin', operation: operation('update', '修改搜索词条'), doc: lexiconDocs.update } }, async (req: WithEntryId) => {
-    req.operation.targetId = req.params.entry_id;
-    return save(req, readLexiconChange('update', req.params.entry_id, req.body), '词条已保存');
-  });
-  app.delete(`${root}/:entry_id`, { config: { guard: 'admin', operation: operation('delete', '撤销搜索词条'), doc: lexiconDocs.remove } }, async (req: WithEntryId) => {
-    req.operation.targetId = req.params.entry_id;
-    return save(req, readLexiconChange('delete', req.params.entry_id, null), '词条已撤销');
-  });
+  app.patch(
+    `${root}/:entry_id`,
+    { config: { guard: 'admin', operation: operation('update', '修改搜索词条'), doc: lexiconDocs.update } },
+    async (req: WithEntryId) => {
+      req.operation.targetId = req.params.entry_id;
+      return save(req, readLexiconChange('update', req.params.entry_id, req.body), '词条已保存');
+    },
+  );
+  app.delete(
+    `${root}/:entry_id`,
+    { config: { guard: 'admin', operation: operation('delete', '撤销搜索词条'), doc: lexiconDocs.remove } },
+    async (req: WithEntryId) => {
+      req.operation.targetId = req.params.entry_id;
+      return save(req, readLexiconChange('delete', req.params.entry_id, null), '词条已撤销');
+    },
+  );
 
   app.post(`${root}/preview`, { config: { guard: 'admin', doc: lexiconDocs.preview } }, async (req) => {
     const input = asInput(req.body);
@@ -95,9 +108,13 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     return sendAttachment(reply, `搜索词库-${file.exported_at.slice(0, 10)}.json`, JSON_FILE_TYPE, Buffer.from(JSON.stringify(file, null, 2)));
   });
 
-  app.post(`${root}/import`, { bodyLimit: IMPORT_BODY_LIMIT, config: { guard: 'admin', operation: operation('import', '导入搜索词库'), doc: lexiconDocs.import } }, async (req) => {
-    const result = await importLexicon(ctx, req.user!, req.body);
-    req.operation.summary = `导入搜索词库：新增 ${result.added} 条，已存在 ${result.skipped} 条`;
-    return { success: true, message: `导入完成：新增 ${result.added} 条，已存在 ${result.skipped} 条`, data: result };
-  });
+  app.post(
+    `${root}/import`,
+    { bodyLimit: IMPORT_BODY_LIMIT, config: { guard: 'admin', operation: operation('import', '导入搜索词库'), doc: lexiconDocs.import } },
+    async (req) => {
+      const result = await importLexicon(ctx, req.user!, req.body);
+      req.operation.summary = `导入搜索词库：新增 ${result.added} 条，已存在 ${result.skipped} 条`;
+      return { success: true, message: `导入完成：新增 ${result.added} 条，已存在 ${result.skipped} 条`, data: result };
+    },
+  );
 }

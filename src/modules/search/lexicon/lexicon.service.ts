@@ -9,9 +9,7 @@ import { parseRecordId } from '../../../http/record-id.js';
 import { listRegionRows, type RegionRow } from '../../regions/regions.repository.js';
 import { matchesPattern, nameKey, parsePattern } from '../engine/knowledge.js';
 import { expansionCycle, MAX_ENTRIES, parseStoredBody, readLexiconInput, storedBody, type LexiconBody, type LexiconInput } from './lexicon-rules.js';
-import {
-  allLexiconRows, deleteLexiconRow, insertLexiconRows, listLexiconRows, updateLexiconRow, type LexiconRow,
-} from './lexicon.repository.js';
+import { allLexiconRows, deleteLexiconRow, insertLexiconRows, listLexiconRows, updateLexiconRow, type LexiconRow } from './lexicon.repository.js';
 import type { LexiconKind } from './lexicon.table.js';
 import { entryFields, type LexiconNames } from '../search.presenter.js';
 
@@ -55,7 +53,11 @@ async function catalogueFacts(db: Executor, inputs: LexiconInput[]): Promise<Cat
       facts.codes.set(p.code!, (facts.codes.get(p.code!) ?? new Set()).add(p.region_id));
     }
   }
-  if (patterns) facts.names = (await db.selectFrom('permits').select(['name', 'region_id']).distinct().execute()).map((p) => ({ key: nameKey(p.name), regionId: p.region_id }));
+  if (patterns)
+    facts.names = (await db.selectFrom('permits').select(['name', 'region_id']).distinct().execute()).map((p) => ({
+      key: nameKey(p.name),
+      regionId: p.region_id,
+    }));
   return facts;
 }
 
@@ -92,7 +94,9 @@ function checkAgainstEntries(proposed: { kind: LexiconKind; region_id: number | 
     if (seen.has(identity(e))) throw badRequest('相同的词条已存在');
     seen.add(identity(e));
   }
-  const expansions = proposed.filter((e) => e.kind === 'expansion').map((e) => parseStoredBody('expansion', e.body) as Extract<LexiconBody, { kind: 'expansion' }>);
+  const expansions = proposed
+    .filter((e) => e.kind === 'expansion')
+    .map((e) => parseStoredBody('expansion', e.body) as Extract<LexiconBody, { kind: 'expansion' }>);
   const cycle = expansionCycle(expansions);
   if (cycle) throw badRequest(`单向扩展形成循环：${cycle.join(' → ')}`);
 }
@@ -100,13 +104,18 @@ function checkAgainstEntries(proposed: { kind: LexiconKind; region_id: number | 
 const rowOf = (input: LexiconInput) => ({ kind: input.body.kind, region_id: input.regionId, body: storedBody(input.body) });
 
 /** One change of the lexicon as the preview and the writes take it: a new entry, a replaced one, or one removed. */
-export type LexiconChange = { action: 'create'; input: LexiconInput } | { action: 'update'; id: number; input: LexiconInput } | { action: 'delete'; id: number };
+export type LexiconChange =
+  { action: 'create'; input: LexiconInput } | { action: 'update'; id: number; input: LexiconInput } | { action: 'delete'; id: number };
 
 /**
  * The entries after a change, checked: the actor's ceiling, the catalogue and the other entries.
  * Reads within `db` (the write's transaction, or the database for a preview).
  */
-export async function proposedEntries(db: Executor, actor: Actor, change: LexiconChange): Promise<{ before: LexiconRow[]; after: Omit<LexiconRow, 'id'>[]; target: LexiconRow | null }> {
+export async function proposedEntries(
+  db: Executor,
+  actor: Actor,
+  change: LexiconChange,
+): Promise<{ before: LexiconRow[]; after: Omit<LexiconRow, 'id'>[]; target: LexiconRow | null }> {
   const before = await allLexiconRows(db);
   const target = change.action === 'create' ? null : (before.find((r) => r.id === change.id) ?? null);
   if (change.action !== 'create' && !target) throw notFound(NOT_FOUND);
@@ -115,7 +124,13 @@ export async function proposedEntries(db: Executor, actor: Actor, change: Lexico
   if (change.action === 'delete') return { before, after: kept, target };
   assertMayWrite(actor, change.input.regionId);
   checkAgainstCatalogue(change.input, await catalogueFacts(db, [change.input]));
-  const stamp = { note: change.input.note, created_by: target?.created_by ?? actor.username, created_at: target?.created_at ?? '', updated_by: actor.username, updated_at: '' };
+  const stamp = {
+    note: change.input.note,
+    created_by: target?.created_by ?? actor.username,
+    created_at: target?.created_at ?? '',
+    updated_by: actor.username,
+    updated_at: '',
+  };
   const after = [...kept, { ...rowOf(change.input), ...stamp }];
   checkAgainstEntries(after);
   return { before, after, target };
@@ -205,7 +220,10 @@ async function resolveReferences(db: Executor, regions: RegionRow[], raw: unknow
     const r = ref as Partial<PermitReference> | null;
     if (!r || typeof r !== 'object' || typeof r.region !== 'string' || typeof r.name !== 'string') throw badRequest('许可应写作 {region, code, name}');
     const region = regionNamed(regions, r.region);
-    let q = db.selectFrom('permits').select('id').where('region_id', '=', region?.id ?? -1);
+    let q = db
+      .selectFrom('permits')
+      .select('id')
+      .where('region_id', '=', region?.id ?? -1);
     q = typeof r.code === 'string' && r.code !== '' ? q.where('code', '=', r.code) : q.where('name', '=', r.name);
     const found = region ? await q.execute() : [];
     if (found.length !== 1) throw badRequest(`许可不存在：${quote(`${r.region} ${r.code ?? ''} ${r.name}`)}`);
@@ -233,22 +251,28 @@ async function atEntry<T>(i: number, work: () => T | Promise<T>): Promise<T> {
  */
 export async function importLexicon(ctx: AppContext, actor: Actor, file: unknown): Promise<{ added: number; skipped: number }> {
   const f = file as { format?: unknown; entries?: unknown } | null;
-  if (!f || typeof f !== 'object' || f.format !== LEXICON_FILE_FORMAT || !Array.isArray(f.entries)) throw badRequest('不是词库导出文件（缺少 format 或 entries）');
+  if (!f || typeof f !== 'object' || f.format !== LEXICON_FILE_FORMAT || !Array.isArray(f.entries))
+    throw badRequest('不是词库导出文件（缺少 format 或 entries）');
   if (f.entries.length > MAX_ENTRIES) throw badRequest(`词库条目不能超过 ${MAX_ENTRIES} 条`);
   const entries = f.entries as unknown[];
   const regions = await listRegionRows(ctx.db);
   const inputs: LexiconInput[] = [];
   for (const [i, raw] of entries.entries()) {
-    inputs.push(await atEntry(i, async () => {
-      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('词条必须是一个对象');
-      const e = raw as Record<string, unknown>;
-      const token = e.region;
-      if (token !== undefined && typeof token !== 'string') throw badRequest('区域必须是区域编码或名称');
-      const region = token === undefined || token === '' ? null : regionNamed(regions, token);
-      if (region === undefined) throw badRequest(`区域不存在：${quote(String(token))}`);
-      const curated = e.kind === 'curation' ? { pins: await resolveReferences(ctx.db, regions, e.pins ?? []), hides: await resolveReferences(ctx.db, regions, e.hides ?? []) } : {};
-      return readLexiconInput({ ...e, ...curated, region_id: region?.id ?? null });
-    }));
+    inputs.push(
+      await atEntry(i, async () => {
+        if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('词条必须是一个对象');
+        const e = raw as Record<string, unknown>;
+        const token = e.region;
+        if (token !== undefined && typeof token !== 'string') throw badRequest('区域必须是区域编码或名称');
+        const region = token === undefined || token === '' ? null : regionNamed(regions, token);
+        if (region === undefined) throw badRequest(`区域不存在：${quote(String(token))}`);
+        const curated =
+          e.kind === 'curation'
+            ? { pins: await resolveReferences(ctx.db, regions, e.pins ?? []), hides: await resolveReferences(ctx.db, regions, e.hides ?? []) }
+            : {};
+        return readLexiconInput({ ...e, ...curated, region_id: region?.id ?? null });
+      }),
+    );
   }
   for (const input of inputs) assertMayWrite(actor, input.regionId);
   return writeChange(
@@ -267,7 +291,10 @@ export async function importLexicon(ctx: AppContext, actor: Actor, file: unknown
       }
       checkAgainstEntries([...existing, ...fresh.map(rowOf)]);
       const now = nowIso(ctx.now);
-      await insertLexiconRows(trx, fresh.map((input) => ({ ...rowOf(input), note: input.note, created_by: actor.username, created_at: now, updated_by: actor.username, updated_at: now })));
+      await insertLexiconRows(
+        trx,
+        fresh.map((input) => ({ ...rowOf(input), note: input.note, created_by: actor.username, created_at: now, updated_by: actor.username, updated_at: now })),
+      );
       return { added: fresh.length, skipped: inputs.length - fresh.length };
     },
     (r) => (r.added > 0 ? LEXICON_CHANGE : null),
@@ -281,7 +308,11 @@ function searchText(row: LexiconRow): string {
   return [...values, row.note ?? ''].join('\u0000').toLowerCase();
 }
 
-export async function listLexicon(db: Executor, filter: { kind?: LexiconKind; regionId?: number | null; text?: string }, page: { limit: number; offset: number }) {
+export async function listLexicon(
+  db: Executor,
+  filter: { kind?: LexiconKind; regionId?: number | null; text?: string },
+  page: { limit: number; offset: number },
+) {
   let rows = await listLexiconRows(db, filter);
   const text = filter.text?.trim().toLowerCase();
   if (text) {
@@ -294,13 +325,18 @@ export async function listLexicon(db: Executor, filter: { kind?: LexiconKind; re
   return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
 }
 
-
 /** The names lexicon entries show beside their ids: every region's, and their curated permits'. */
 export async function lexiconNames(db: Executor, bodies: LexiconBody[]): Promise<LexiconNames> {
   const regions = new Map((await listRegionRows(db)).map((r) => [r.id, r.name]));
   const ids = new Set<number>();
   for (const b of bodies) if (b.kind === 'curation') for (const id of [...b.pins, ...b.hides]) ids.add(Number(id));
   const permits = new Map<string, string>();
-  if (ids.size > 0) for (const p of await db.selectFrom('permits').select(['id', 'name']).where('id', 'in', [...ids]).execute()) permits.set(String(p.id), p.name);
+  if (ids.size > 0)
+    for (const p of await db
+      .selectFrom('permits')
+      .select(['id', 'name'])
+      .where('id', 'in', [...ids])
+      .execute())
+      permits.set(String(p.id), p.name);
   return { regions, permits };
 }

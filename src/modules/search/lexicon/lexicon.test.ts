@@ -47,21 +47,41 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
   /** Waits until the second instance answers `query` as `expected` says; fails after a second. */
   const onOther = (query: string, expected: (ids: string[]) => boolean, regionCode?: string) =>
     within(1000, async () => (expected(await ask(other, query, regionCode)) ? true : undefined));
-  const count = async () => Number((await t.dbh.db.selectFrom('search_lexicon').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await t.dbh.db
+          .selectFrom('search_lexicon')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const sports = () => String(seed.permits.get(SPORTS));
 
   it('an alias by code: found on the other instance within a second, logged, and reverted the same way', async () => {
     expect(await ask(t.app, '我想办嗷呜嗷呜')).toEqual([]);
     const res = await send('POST', '', { kind: 'alias', phrases: ['嗷呜嗷呜'], code: SPORTS_CODE, region_id: String(region), note: '群众说法' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ success: true, message: '词条已保存', data: { entry: { kind: 'alias', kind_label: '许可别名', phrases: ['嗷呜嗷呜'], code: SPORTS_CODE, region_name: expect.any(String), created_by: 'admin' } } });
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: '词条已保存',
+      data: {
+        entry: { kind: 'alias', kind_label: '许可别名', phrases: ['嗷呜嗷呜'], code: SPORTS_CODE, region_name: expect.any(String), created_by: 'admin' },
+      },
+    });
     const id = res.json().data.entry.id;
     await onOther('我想办嗷呜嗷呜', (ids) => ids[0] === sports());
     // The same code in the other region is not this region's alias.
     expect(await ask(t.app, '嗷呜嗷呜', '511602')).toEqual([]);
 
     const log = await t.dbh.db.selectFrom('operation_logs').selectAll().where('target_type', '=', 'search_lexicon').orderBy('id').execute();
-    expect(log.at(-1)).toMatchObject({ operation_type: 'create', outcome: 'success', operator_username: 'admin', target_id: id, summary: `添加许可别名 嗷呜嗷呜（${SPORTS_CODE}），区域 ${region}，备注：群众说法` });
+    expect(log.at(-1)).toMatchObject({
+      operation_type: 'create',
+      outcome: 'success',
+      operator_username: 'admin',
+      target_id: id,
+      summary: `添加许可别名 嗷呜嗷呜（${SPORTS_CODE}），区域 ${region}，备注：群众说法`,
+    });
 
     const removed = await send('DELETE', `/${id}`);
     expect(removed.json()).toMatchObject({ success: true, message: '词条已撤销', data: { entry: { id } } });
@@ -96,20 +116,38 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
   it('the preview answers the logged questions both ways: exact figures on a fixed log, nothing saved', async () => {
     const at = (m: number) => new Date(Date.parse('2026-11-20T02:00:00Z') + m * 60_000).toISOString();
     const row = (query: string, asker: string, m: number, regionIds: string | null = null) => ({
-      asked_at: at(m), query, region_ids: regionIds, result_count: 0, top_permit_ids: '', status: 'no_match' as const, latency_us: 100, channel: 'page', asker,
+      asked_at: at(m),
+      query,
+      region_ids: regionIds,
+      result_count: 0,
+      top_permit_ids: '',
+      status: 'no_match' as const,
+      latency_us: 100,
+      channel: 'page',
+      asker,
     });
-    await t.dbh.db.insertInto('query_log').values([
-      row('我想办嗷呜嗷呜', 'a', 1), row('我想办嗷呜嗷呜', 'b', 2), row('我想办嗷呜嗷呜', 'a', 3),
-      row('嗷呜嗷呜', 'c', 4, String(region)), row('嗷呜嗷呜', 'c', 5, String(seed.regions.get('511602'))),
-      row('食品经营许可', 'd', 6), row('从没有人问过的问题', 'e', 0),
-    ]).execute();
+    await t.dbh.db
+      .insertInto('query_log')
+      .values([
+        row('我想办嗷呜嗷呜', 'a', 1),
+        row('我想办嗷呜嗷呜', 'b', 2),
+        row('我想办嗷呜嗷呜', 'a', 3),
+        row('嗷呜嗷呜', 'c', 4, String(region)),
+        row('嗷呜嗷呜', 'c', 5, String(seed.regions.get('511602'))),
+        row('食品经营许可', 'd', 6),
+        row('从没有人问过的问题', 'e', 0),
+      ])
+      .execute();
     const entry = { kind: 'alias', phrases: ['嗷呜嗷呜'], code: SPORTS_CODE, region_id: region };
     const res = await send('POST', '/preview', { action: 'create', entry, limit: 4 });
     expect(res.statusCode).toBe(200);
     const p = res.json().data;
     // The four last asked distinct (question, filter) pairs; the oldest question is beyond the limit.
     expect(p).toMatchObject({ checked: 4, changed: 2, asks: 4, askers: 3 });
-    expect(p.changes.map((c: { query: string; asks: number; askers: number }) => [c.query, c.asks, c.askers])).toEqual([['我想办嗷呜嗷呜', 3, 2], ['嗷呜嗷呜', 1, 1]]);
+    expect(p.changes.map((c: { query: string; asks: number; askers: number }) => [c.query, c.asks, c.askers])).toEqual([
+      ['我想办嗷呜嗷呜', 3, 2],
+      ['嗷呜嗷呜', 1, 1],
+    ]);
     expect(p.changes[0]).toMatchObject({ before: [], left: [], moved: [], entered: [{ permit_id: sports(), rank: 1 }], region_ids: null });
     expect(p.changes[1].region_ids).toEqual([String(region)]);
     expect(await count()).toBe(0);
@@ -153,7 +191,10 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
     const good = { kind: 'synonym', words: ['噗噗屋', '网吧'] };
     const cases: [unknown, string][] = [
       [file([good, 'x'.repeat(1000)]), '第 2 条：词条必须是一个对象'],
-      [file([good, { kind: 'curation', phrase: '办证', pins: [{ region: '511603', code: 'NO-SUCH', name: '没有' }] }]), '第 2 条：许可不存在：511603 NO-SUCH 没有'],
+      [
+        file([good, { kind: 'curation', phrase: '办证', pins: [{ region: '511603', code: 'NO-SUCH', name: '没有' }] }]),
+        '第 2 条：许可不存在：511603 NO-SUCH 没有',
+      ],
       [file([good, { kind: 'synonym', words: ['甲甲', '乙乙'], region: '999999' }]), '第 2 条：区域不存在：999999'],
       [{ entries: [good] }, '不是词库导出文件（缺少 format 或 entries）'],
     ];
@@ -162,7 +203,12 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
   });
 
   it('refuses bad input with a clear message and saves nothing', async () => {
-    const hidden = await t.dbh.db.updateTable('permits').set({ visible: 0 }).where('id', '=', seed.permits.get(`511602:${seed.seeded.find((p) => p.region_code === '511602')!.code}`)!).returning('id').executeTakeFirstOrThrow();
+    const hidden = await t.dbh.db
+      .updateTable('permits')
+      .set({ visible: 0 })
+      .where('id', '=', seed.permits.get(`511602:${seed.seeded.find((p) => p.region_code === '511602')!.code}`)!)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await send('POST', '', { kind: 'expansion', from: '甲甲', to: ['乙乙'] });
     await send('POST', '', { kind: 'expansion', from: '乙乙', to: ['丙丙'] });
     const cases: [unknown, string][] = [
@@ -194,7 +240,12 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
       expect((await send('POST', '/preview', { entry: body })).statusCode).toBe(400);
     }
     expect(await count()).toBe(2);
-    const failures = await t.dbh.db.selectFrom('operation_logs').select('outcome').where('target_type', '=', 'search_lexicon').where('outcome', '=', 'failure').execute();
+    const failures = await t.dbh.db
+      .selectFrom('operation_logs')
+      .select('outcome')
+      .where('target_type', '=', 'search_lexicon')
+      .where('outcome', '=', 'failure')
+      .execute();
     expect(failures.length).toBeGreaterThanOrEqual(cases.length);
     await t.dbh.db.updateTable('permits').set({ visible: 1 }).where('id', '=', hidden.id).execute();
   });
@@ -205,7 +256,12 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
     expect(checkpoint.statusCode).toBe(200);
     await send('DELETE', `/${entry.json().data.entry.id}`);
     await onOther('嗷呜嗷呜', (ids) => ids.length === 0);
-    const restored = await t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints/${checkpoint.json().data.checkpoint_id}/restore`, payload: {}, headers: { cookie: admin } });
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: `${API}/admin/checkpoints/${checkpoint.json().data.checkpoint_id}/restore`,
+      payload: {},
+      headers: { cookie: admin },
+    });
     expect(restored.statusCode).toBe(200);
     expect(await count()).toBe(1);
     await onOther('嗷呜嗷呜', (ids) => ids[0] === sports());
@@ -213,9 +269,25 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
   });
 
   it('holds at most 10,000 entries, and a grade-90 administrator writes only regional ones', async () => {
-    const stamp = { created_at: '2026-11-20T00:00:00Z', updated_at: '2026-11-20T00:00:00Z', note: null, created_by: 'admin', updated_by: 'admin', region_id: null };
+    const stamp = {
+      created_at: '2026-11-20T00:00:00Z',
+      updated_at: '2026-11-20T00:00:00Z',
+      note: null,
+      created_by: 'admin',
+      updated_by: 'admin',
+      region_id: null,
+    };
     for (let i = 0; i < MAX_ENTRIES; i += 1000) {
-      await t.dbh.db.insertInto('search_lexicon').values(Array.from({ length: 1000 }, (_, j) => ({ ...stamp, kind: 'synonym' as const, body: JSON.stringify({ words: [`词${i + j}`, `语${i + j}`], replace: false }) }))).execute();
+      await t.dbh.db
+        .insertInto('search_lexicon')
+        .values(
+          Array.from({ length: 1000 }, (_, j) => ({
+            ...stamp,
+            kind: 'synonym' as const,
+            body: JSON.stringify({ words: [`词${i + j}`, `语${i + j}`], replace: false }),
+          })),
+        )
+        .execute();
     }
     const full = await send('POST', '', { kind: 'synonym', words: ['网吧', '网咖'] });
     expect(full.json()).toEqual({ success: false, message: `词库条目不能超过 ${MAX_ENTRIES} 条` });
