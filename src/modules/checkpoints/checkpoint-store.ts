@@ -41,7 +41,7 @@ export type Run = (query: CompiledQuery) => Promise<unknown[]>;
 /** A store's own steps of a restore's transaction. */
 export interface Replacement {
   /** Empties every covered table. */
-  empty(): Promise<void>;
+  empty(): Promise<unknown>;
   /** Fills one emptied table; answers the rows the database counted as it loaded them. */
   load(stat: TableStat): Promise<number>;
   /** The store's checks once every table is loaded. */
@@ -127,20 +127,12 @@ export abstract class CheckpointStore {
   protected async addCheckpoint(run: Run, draft: CheckpointDraft, store: (id: number) => Promise<TableStat[]>): Promise<number> {
     const { db } = this.dbh;
     const row = { description: draft.description, created_by: draft.createdBy, kind: draft.kind, format: this.format, created_at: draft.createdAt };
-    const insert = db
-      .insertInto('checkpoints')
-      .values({ ...row, table_stats: '[]', total_rows: 0, size_bytes: 0 })
-      .returning('id');
-    const [{ id }] = (await run(insert.compile())) as Array<{ id: number }>;
+    const insert = db.insertInto('checkpoints').values({ ...row, table_stats: '[]', total_rows: 0, size_bytes: 0 });
+    const [{ id }] = (await run(insert.returning('id').compile())) as Array<{ id: number }>;
     const stats = await store(Number(id));
-    const [rows, bytes] = [stats.reduce((n, s) => n + s.rows, 0), stats.reduce((n, s) => n + s.bytes, 0)];
-    await run(
-      db
-        .updateTable('checkpoints')
-        .set({ table_stats: JSON.stringify(stats), total_rows: rows, size_bytes: bytes })
-        .where('id', '=', id)
-        .compile(),
-    );
+    const sum = (key: 'rows' | 'bytes') => stats.reduce((n, s) => n + s[key], 0);
+    const totals = { table_stats: JSON.stringify(stats), total_rows: sum('rows'), size_bytes: sum('bytes') };
+    await run(db.updateTable('checkpoints').set(totals).where('id', '=', id).compile());
     return Number(id);
   }
 

@@ -4,17 +4,8 @@ import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { COVERED_TABLES } from './checkpoint-tables.js';
-import {
-  CheckpointStore,
-  compressPiece,
-  inOrder,
-  readChunk,
-  RestoreCheckFailed,
-  type CheckpointDraft,
-  type RestoreRequest,
-  type Run,
-  type TableStat,
-} from './checkpoint-store.js';
+import { CheckpointStore, compressPiece, inOrder, readChunk, RestoreCheckFailed } from './checkpoint-store.js';
+import type { CheckpointDraft, RestoreRequest, Run, TableStat } from './checkpoint-store.js';
 
 // A PostgreSQL checkpoint holds each table as the server writes it with `COPY … TO STDOUT (FORMAT
 // binary)`, its fastest way out, cut into byte pieces and compressed; a restore feeds the same bytes
@@ -146,13 +137,10 @@ export class PostgresCheckpointStore extends CheckpointStore {
       const run = runOn(main);
       const stats = await this.verify(id, run);
       await main.query('begin');
-      let dropped: Dropped[] = [];
+      // Sessions keep their key to users dropped, so emptying users leaves them in place.
+      const dropped = await dropKeys(main);
       const restored = await this.replace(run, stats, request, {
-        // Sessions keep their key to users dropped, so emptying users leaves them in place.
-        empty: async () => {
-          dropped = await dropKeys(main);
-          await main.query(TRUNCATE_COVERED);
-        },
+        empty: () => main.query(TRUNCATE_COVERED),
         load: async (stat) => (stat.chunks > 0 ? this.loadTable(main, second, id, stat) : 0),
         finish: async () => {
           await buildKeys(main, dropped);
@@ -279,9 +267,7 @@ async function copyPlan(client: pg.ClientBase, table: string, columns: string[],
 async function advanceSequences(client: pg.ClientBase): Promise<void> {
   for (const table of COVERED_TABLES) {
     if (table.key.length !== 1 || table.key[0] !== 'id') continue;
-    const {
-      rows: [{ seq }],
-    } = await client.query<{ seq: string | null }>('select pg_get_serial_sequence($1, $2) as seq', [table.name, 'id']);
+    const [{ seq }] = (await client.query<{ seq: string | null }>('select pg_get_serial_sequence($1, $2) as seq', [table.name, 'id'])).rows;
     if (!seq) continue;
     await client.query(
       `select setval($1::regclass, greatest((select coalesce(max(id), 0) from ${quoteIdent(table.name)}), (select last_value from ${seq}), 1))`,

@@ -7,16 +7,8 @@ import { CompiledQuery } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { processRuns } from '../../process-runs.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
-import {
-  CheckpointStore,
-  compressPiece,
-  inOrder,
-  readChunk,
-  RestoreCheckFailed,
-  type CheckpointDraft,
-  type RestoreRequest,
-  type TableStat,
-} from './checkpoint-store.js';
+import { CheckpointStore, compressPiece, inOrder, readChunk, RestoreCheckFailed } from './checkpoint-store.js';
+import type { CheckpointDraft, RestoreRequest, TableStat } from './checkpoint-store.js';
 
 // A SQLite checkpoint is a database image: a fresh SQLite file holding a plain copy of every
 // covered table, cut into pieces along each table's pages and compressed. SQLite copies the rows
@@ -28,6 +20,8 @@ const IMAGE_PAGE_SIZE = 65_536;
 /** Page cache during an operation, in KiB: the default 2 MB rereads index pages from the OS over and over. */
 const BULK_CACHE_SIZE = -256 * 1024;
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** Per table and referenced table, the rows whose reference finds no row. */
+const BROKEN_KEYS = `select "table" || ': ' || count(*) || ' rows reference missing ' || parent || ' rows' from pragma_foreign_key_check group by "table", parent`;
 
 // Image files: `<database file>.checkpoint-<pid>-<time>-<random>.tmp` beside the database. The
 // writer's process id is in the name, so a file a dead process left can be told from one a running
@@ -279,12 +273,8 @@ export class SqliteCheckpointStore extends CheckpointStore {
           },
           load: async (stat) => this.loadTable(stat.table, request.batchSize, stat.rows),
           finish: async () => {
-            const broken = sqlite.prepare('select "table", parent, count(*) as n from pragma_foreign_key_check group by 1, 2').all() as Array<{
-              table: string;
-              parent: string;
-              n: number;
-            }>;
-            if (broken.length > 0) throw new RestoreCheckFailed(broken.map((b) => `${b.table}: ${b.n} rows reference missing ${b.parent} rows`));
+            const broken = sqlite.prepare(BROKEN_KEYS).pluck().all() as string[];
+            if (broken.length > 0) throw new RestoreCheckFailed(broken);
           },
         }),
       );
