@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants, crc32 } from 'node:zlib';
-import { CompiledQuery, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Selectable } from 'kysely';
 import { crashPoint } from '../../crash-point.js';
 import type { DatabaseHandle } from '../../db/connect.js';
 import { notFound } from '../../http/errors.js';
@@ -40,7 +40,6 @@ export type Run = (query: CompiledQuery) => Promise<unknown[]>;
 
 /** A store's own steps of a restore's transaction. */
 export interface Replacement {
-  /** Empties every covered table. */
   empty(): Promise<unknown>;
   /** Fills one emptied table; answers the rows the database counted as it loaded them. */
   load(stat: TableStat): Promise<number>;
@@ -80,10 +79,8 @@ export abstract class CheckpointStore {
   /** Replaces every covered table by the checkpoint's rows in one transaction: all or nothing. */
   abstract restore(id: number, request: RestoreRequest): Promise<RestoredTable[]>;
 
-  /** A statement deleting the sessions `ids`. */
   protected abstract endSessions(ids: unknown[]): CompiledQuery;
 
-  /** Every checkpoint, newest first. */
   list(): Promise<CheckpointRow[]> {
     return this.dbh.db.selectFrom('checkpoints').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
@@ -108,12 +105,8 @@ export abstract class CheckpointStore {
     if (row.format !== this.format) throw new RestoreCheckFailed([`checkpoint format "${row.format}" cannot be restored here`]);
     const stats = parseStats(row.table_stats);
     if (!stats) throw new RestoreCheckFailed(['checkpoint table statistics are unreadable']);
-    const chunks = db
-      .selectFrom('checkpoint_chunks')
-      .where('checkpoint_id', '=', id)
-      .groupBy('table_name')
-      .select((eb) => ['table_name', eb.fn.countAll().as('n'), eb.fn.max('chunk_index').as('last')]);
-    const stored = (await run(chunks.compile())) as Array<{ table_name: string; n: unknown; last: unknown }>;
+    const chunks = sql`select table_name, count(*) as n, max(chunk_index) as last from checkpoint_chunks where checkpoint_id = ${id} group by table_name`;
+    const stored = (await run(chunks.compile(db))) as Array<{ table_name: string; n: unknown; last: unknown }>;
     const found = new Map(stored.map((s) => [s.table_name, s]));
     const errors = stats.flatMap(({ table, chunks }) => {
       const n = Number(found.get(table)?.n ?? 0);
@@ -166,9 +159,8 @@ export abstract class CheckpointStore {
 export function parseStats(text: string): TableStat[] | null {
   try {
     const stats = JSON.parse(text) as TableStat[];
-    return Array.isArray(stats) && stats.every((s) => s && typeof s.table === 'string' && Number.isInteger(s.rows) && Number.isInteger(s.chunks))
-      ? stats
-      : null;
+    const valid = Array.isArray(stats) && stats.every((s) => s && typeof s.table === 'string' && Number.isInteger(s.rows) && Number.isInteger(s.chunks));
+    return valid ? stats : null;
   } catch {
     return null;
   }

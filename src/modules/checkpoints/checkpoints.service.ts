@@ -9,7 +9,6 @@ import type { Checkpoint, CheckpointRestoreResult } from './checkpoints.openapi.
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 
-/** Restore batch size: 100..10000, anything else becomes 1000. */
 export const BATCH_SIZE = { def: 1000, min: 100, max: 10_000, outOfRange: 'default' } as const;
 
 export type CheckpointView = Static<typeof Checkpoint>;

@@ -142,10 +142,7 @@ export class PostgresCheckpointStore extends CheckpointStore {
       const restored = await this.replace(run, stats, request, {
         empty: () => main.query(TRUNCATE_COVERED),
         load: async (stat) => (stat.chunks > 0 ? this.loadTable(main, second, id, stat) : 0),
-        finish: async () => {
-          await buildKeys(main, dropped);
-          await advanceSequences(main);
-        },
+        finish: () => buildKeys(main, dropped).then(() => advanceSequences(main)),
       });
       await main.query('commit');
       return restored;
@@ -210,12 +207,8 @@ export class PostgresCheckpointStore extends CheckpointStore {
   private async loadTable(main: pg.PoolClient, reader: pg.PoolClient, id: number, stat: TableStat): Promise<number> {
     const { table } = stat;
     const plan = await copyPlan(main, table, stat.columns ?? [], stat.types ?? []);
-    const chunks = reader.query(
-      copyTo(
-        `copy (select content from checkpoint_chunks where checkpoint_id = ${Number(id)} and table_name = ${literal(table)}
-       order by chunk_index) to stdout (format binary)`,
-      ),
-    );
+    const select = `select content from checkpoint_chunks where checkpoint_id = ${Number(id)} and table_name = ${literal(table)} order by chunk_index`;
+    const chunks = reader.query(copyTo(`copy (${select}) to stdout (format binary)`));
     chunks.on('error', () => {}); // reported through the iteration; none may go unhandled once it has stopped
     const pieces = inOrder(copiedValues(chunks), (content, index) => readChunk(table, index, content));
     for (const statement of plan.before) await main.query(statement);

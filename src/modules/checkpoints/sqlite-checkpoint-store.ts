@@ -155,7 +155,9 @@ export class SqliteCheckpointStore extends CheckpointStore {
   /** Statements on the one connection, which the operation holds. */
   private readonly run = async ({ sql, parameters }: CompiledQuery) => {
     const statement = this.sqlite.prepare(sql);
-    return statement.reader ? statement.all(...parameters) : (statement.run(...parameters), []);
+    if (statement.reader) return statement.all(...parameters);
+    statement.run(...parameters);
+    return [];
   };
 
   protected endSessions(ids: unknown[]) {
