@@ -4,12 +4,11 @@ import { nowIso } from '../../db/dialect.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { parseRecordId } from '../../http/record-id.js';
 import { changeStatements } from '../changes/change-feed.js';
-import { parseStats, RestoreCheckFailed, type CheckpointKind, type CheckpointRow, type CheckpointStore, type RestoredTable } from './checkpoint-store.js';
+import { parseStats, RestoreCheckFailed, type CheckpointKind, type CheckpointRow, type CheckpointStore } from './checkpoint-store.js';
 import type { Checkpoint, CheckpointRestoreResult } from './checkpoints.openapi.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 
-/** Restore batch size: 100..10000, anything else becomes 1000. */
 export const BATCH_SIZE = { def: 1000, min: 100, max: 10_000, outOfRange: 'default' } as const;
 
 export type CheckpointView = Static<typeof Checkpoint>;
@@ -81,9 +80,8 @@ export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: Re
   const id = parseCheckpointId(rawId);
   if (!(await findCheckpoint(ctx, id))) throw notFound('Checkpoint not found');
   let backupId: number | null = null;
-  let tables: RestoredTable[];
-  try {
-    tables = await ctx.metrics.time('checkpoint_restore', () =>
+  const tables = await ctx.metrics
+    .time('checkpoint_restore', () =>
       storeOf(ctx).restore(id, {
         batchSize: opts.batchSize,
         backup: opts.autoBackup
@@ -92,11 +90,11 @@ export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: Re
         onBackup: (backup) => void (backupId = backup),
         beforeCommit: () => changeStatements(ctx, { kind: 'all' }),
       }),
-    );
-  } catch (err) {
-    if (!(err instanceof AppError)) ctx.log.error({ err, checkpointId: id }, 'checkpoint restore failed');
-    throw restoreFailure(err, backupId);
-  }
+    )
+    .catch((err: unknown) => {
+      if (!(err instanceof AppError)) ctx.log.error({ err, checkpointId: id }, 'checkpoint restore failed');
+      throw restoreFailure(err, backupId);
+    });
   await dataChanged(ctx, { kind: 'all' });
   return {
     checkpoint_id: String(id),

@@ -1,36 +1,16 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { CompiledQuery } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { DatabaseHandle } from '../../db/connect.js';
-import { crashPoint } from '../../crash-point.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
-import {
-  checkRestoredCount,
-  compressPiece,
-  decompressPiece,
-  inOrder,
-  IN_FLIGHT,
-  PIECE_BYTES,
-  RestoreCheckFailed,
-  SESSION_ACCOUNTS,
-  sessionsToEnd,
-  verifyStored,
-  CheckpointRows,
-  type CheckpointDraft,
-  type CheckpointStore,
-  type RestoredTable,
-  type RestoreRequest,
-  type TableStat,
-} from './checkpoint-store.js';
+import { CheckpointStore, compressPiece, inOrder, readChunk, RestoreCheckFailed } from './checkpoint-store.js';
+import type { CheckpointDraft, RestoreRequest, Run, TableStat } from './checkpoint-store.js';
 
 // A PostgreSQL checkpoint holds each table as the server writes it with `COPY … TO STDOUT (FORMAT
 // binary)`, its fastest way out, cut into byte pieces and compressed; a restore feeds the same bytes
 // to `COPY … FROM STDIN (FORMAT binary)`, its fastest way in. The server produces and reads every
 // row itself and counts them: no row becomes a JavaScript object, and the counts are COPY's own.
-
-const FORMAT = 'pg-binary-copy';
 /** Advisory lock of checkpoint operations (the change feed and the catalogue have their own keys). */
 const CHECKPOINT_LOCK = 0x1a3c_4b01;
 /** The binary COPY file header: signature, flags, header extension length. */
@@ -40,6 +20,11 @@ const INSERT_CHUNK = 'insert into checkpoint_chunks (checkpoint_id, table_name, 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const covered = COVERED_TABLES.map((t) => t.name);
+
+/** Statements on `client`, a connection the operation holds. */
+function runOn(client: pg.ClientBase): Run {
+  return async ({ sql, parameters }) => (await client.query<Record<string, unknown>>(sql, parameters as unknown[])).rows;
+}
 
 /** A table's columns and their types (udt names, as casts spell them), from the catalogue. */
 export async function liveColumns(client: pg.ClientBase, table: string): Promise<{ names: string[]; types: string[] }> {
@@ -130,27 +115,37 @@ async function* copiedValues(stream: AsyncIterable<Buffer>): AsyncGenerator<Buff
   }
 }
 
-export class PostgresCheckpointStore extends CheckpointRows implements CheckpointStore {
-  private readonly pool: pg.Pool;
+export class PostgresCheckpointStore extends CheckpointStore {
+  protected readonly format = 'pg-binary-copy';
+  private readonly pool = this.dbh.pool!;
 
-  constructor(
-    dbh: DatabaseHandle,
-    private readonly pieceBytes = PIECE_BYTES,
-  ) {
-    super(dbh, FORMAT);
-    this.pool = dbh.pool!;
+  protected endSessions(ids: unknown[]) {
+    return CompiledQuery.raw('delete from sessions where id = any($1)', [ids]);
   }
 
-  create(draft: CheckpointDraft): Promise<number> {
+  create(draft: CheckpointDraft) {
     return this.operation((main, second) => this.write(main, second, draft));
   }
 
-  restore(id: number, request: RestoreRequest): Promise<RestoredTable[]> {
+  /**
+   * One transaction: the keys and indexes dropped, the tables emptied, each filled by one COPY
+   * whose chunks `second` reads meanwhile, then the keys built again and the sequences moved on.
+   */
+  restore(id: number, request: RestoreRequest) {
     return this.operation(async (main, second) => {
       if (request.backup) request.onBackup(await this.write(main, second, request.backup));
-      const run = async (query: CompiledQuery) => (await main.query<Record<string, unknown>>(query.sql, query.parameters as unknown[])).rows;
-      const stats = new Map((await verifyStored(this.dbh.db, id, FORMAT, run)).map((s) => [s.table, s]));
-      return this.replaceTables(main, second, id, stats, request);
+      const run = runOn(main);
+      const stats = await this.verify(id, run);
+      await main.query('begin');
+      // Sessions keep their key to users dropped, so emptying users leaves them in place.
+      const dropped = await dropKeys(main);
+      const restored = await this.replace(run, stats, request, {
+        empty: () => main.query(TRUNCATE_COVERED),
+        load: async (stat) => (stat.chunks > 0 ? this.loadTable(main, second, id, stat) : 0),
+        finish: () => buildKeys(main, dropped).then(() => advanceSequences(main)),
+      });
+      await main.query('commit');
+      return restored;
     });
   }
 
@@ -185,84 +180,37 @@ export class PostgresCheckpointStore extends CheckpointRows implements Checkpoin
   private async write(reader: pg.PoolClient, writer: pg.PoolClient, draft: CheckpointDraft): Promise<number> {
     await reader.query('begin isolation level repeatable read read only');
     await writer.query('begin');
-    const {
-      rows: [{ id }],
-    } = await writer.query<{ id: number }>(
-      `insert into checkpoints (description, created_by, kind, format, table_stats, total_rows, size_bytes, created_at)
-       values ($1, $2, $3, $4, '[]', 0, 0, $5) returning id`,
-      [draft.description, draft.createdBy, draft.kind, FORMAT, draft.createdAt],
-    );
-    const copies: Array<{ stat: TableStat; copy: { rowCount: number } }> = [];
-    let writes: Promise<unknown> = Promise.resolve(); // one statement at a time on the writer, as compressions finish
-    for (const { name } of COVERED_TABLES) {
-      const { names, types } = await liveColumns(reader, name);
-      const copy = reader.query(copyTo(`copy ${quoteIdent(name)} (${names.map(quoteIdent).join(', ')}) to stdout (format binary)`));
-      copy.on('error', () => {}); // reported through the iteration; none may go unhandled once it has stopped
-      const stat: TableStat = { table: name, rows: 0, chunks: 0, bytes: 0, columns: names, types };
-      const stored = inOrder(piecesOf(copy, this.pieceBytes), IN_FLIGHT, async (piece, index) => {
-        const content = await compressPiece(piece);
-        await (writes = writes.then(() => writer.query(INSERT_CHUNK, [id, name, index, content])));
-        return content.length;
-      });
-      for await (const bytes of stored) [stat.chunks, stat.bytes] = [stat.chunks + 1, stat.bytes + bytes];
-      copies.push({ stat, copy });
-    }
-    await reader.query('commit'); // after it, every COPY has completed and counted its rows
-    const stats = copies.map(({ stat, copy }) => ({ ...stat, rows: copy.rowCount }));
-    await writer.query('update checkpoints set table_stats = $1, total_rows = $2, size_bytes = $3 where id = $4', [
-      JSON.stringify(stats),
-      stats.reduce((n, s) => n + s.rows, 0),
-      stats.reduce((n, s) => n + s.bytes, 0),
-      id,
-    ]);
+    const id = await this.addCheckpoint(runOn(writer), draft, async (id) => {
+      const copies: Array<{ stat: TableStat; copy: { rowCount: number } }> = [];
+      let writes: Promise<unknown> = Promise.resolve(); // one statement at a time on the writer, as compressions finish
+      for (const { name } of COVERED_TABLES) {
+        const { names, types } = await liveColumns(reader, name);
+        const copy = reader.query(copyTo(`copy ${quoteIdent(name)} (${names.map(quoteIdent).join(', ')}) to stdout (format binary)`));
+        copy.on('error', () => {}); // reported through the iteration; none may go unhandled once it has stopped
+        const stat: TableStat = { table: name, rows: 0, chunks: 0, bytes: 0, columns: names, types };
+        const stored = inOrder(piecesOf(copy, this.pieceBytes), async (piece, index) => {
+          const content = await compressPiece(piece);
+          await (writes = writes.then(() => writer.query(INSERT_CHUNK, [id, name, index, content])));
+          return content.length;
+        });
+        for await (const bytes of stored) [stat.chunks, stat.bytes] = [stat.chunks + 1, stat.bytes + bytes];
+        copies.push({ stat, copy });
+      }
+      await reader.query('commit'); // after it, every COPY has completed and counted its rows
+      return copies.map(({ stat, copy }) => ({ ...stat, rows: copy.rowCount }));
+    });
     await writer.query('commit');
-    return Number(id);
-  }
-
-  /**
-   * One transaction: the keys and indexes dropped, the tables emptied, each filled by one COPY
-   * whose chunks `reader` reads meanwhile, then the keys built again, the sessions of accounts
-   * not back ended and the sequences moved on.
-   */
-  private async replaceTables(main: pg.PoolClient, reader: pg.PoolClient, id: number, stats: Map<string, TableStat>, request: RestoreRequest) {
-    await main.query('begin');
-    const { rows: sessions } = await main.query<{ id: number; username: string | null }>(SESSION_ACCOUNTS);
-    // Sessions keep their key to users dropped, so emptying users leaves them in place.
-    const dropped = await dropKeys(main);
-    await main.query(TRUNCATE_COVERED);
-    const restored: RestoredTable[] = [];
-    for (const { name } of COVERED_TABLES) {
-      const stat = stats.get(name);
-      const rows = stat && stat.chunks > 0 ? await this.loadTable(main, reader, id, stat) : 0;
-      checkRestoredCount(name, rows, stat?.rows ?? 0);
-      restored.push({ table: name, rows });
-    }
-    await crashPoint('checkpoint-restore');
-    const { rows: after } = await main.query<{ id: number; username: string | null }>(SESSION_ACCOUNTS);
-    await main.query('delete from sessions where id = any($1)', [sessionsToEnd(sessions, after)]);
-    await buildKeys(main, dropped);
-    await advanceSequences(main);
-    for (const statement of request.beforeCommit()) await main.query(statement.sql, statement.parameters as unknown[]);
-    await main.query('commit');
-    return restored;
+    return id;
   }
 
   /** One table's chunks, read on `reader` and decompressed a few ahead, through one COPY; answers the rows COPY counted. */
   private async loadTable(main: pg.PoolClient, reader: pg.PoolClient, id: number, stat: TableStat): Promise<number> {
     const { table } = stat;
     const plan = await copyPlan(main, table, stat.columns ?? [], stat.types ?? []);
-    const chunks = reader.query(
-      copyTo(
-        `copy (select content from checkpoint_chunks where checkpoint_id = ${Number(id)} and table_name = ${literal(table)}
-       order by chunk_index) to stdout (format binary)`,
-      ),
-    );
+    const select = `select content from checkpoint_chunks where checkpoint_id = ${Number(id)} and table_name = ${literal(table)} order by chunk_index`;
+    const chunks = reader.query(copyTo(`copy (${select}) to stdout (format binary)`));
     chunks.on('error', () => {}); // reported through the iteration; none may go unhandled once it has stopped
-    const pieces = inOrder(copiedValues(chunks), IN_FLIGHT, (content, index) =>
-      decompressPiece(content).catch((err: Error) => {
-        throw new RestoreCheckFailed([`${table}: chunk ${index} cannot be read (${err.message})`]);
-      }),
-    );
+    const pieces = inOrder(copiedValues(chunks), (content, index) => readChunk(table, index, content));
     for (const statement of plan.before) await main.query(statement);
     const copy = main.query(copyFrom(plan.copy));
     copy.on('error', () => {}); // reported by the pipeline
@@ -312,9 +260,7 @@ async function copyPlan(client: pg.ClientBase, table: string, columns: string[],
 async function advanceSequences(client: pg.ClientBase): Promise<void> {
   for (const table of COVERED_TABLES) {
     if (table.key.length !== 1 || table.key[0] !== 'id') continue;
-    const {
-      rows: [{ seq }],
-    } = await client.query<{ seq: string | null }>('select pg_get_serial_sequence($1, $2) as seq', [table.name, 'id']);
+    const [{ seq }] = (await client.query<{ seq: string | null }>('select pg_get_serial_sequence($1, $2) as seq', [table.name, 'id'])).rows;
     if (!seq) continue;
     await client.query(
       `select setval($1::regclass, greatest((select coalesce(max(id), 0) from ${quoteIdent(table.name)}), (select last_value from ${seq}), 1))`,

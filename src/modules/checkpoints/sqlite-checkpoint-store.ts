@@ -3,36 +3,16 @@ import { closeSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { DatabaseHandle } from '../../db/connect.js';
-import type { DB } from '../../db/database.js';
-import { crashPoint } from '../../crash-point.js';
 import { processRuns } from '../../process-runs.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
-import {
-  checkRestoredCount,
-  compressPiece,
-  decompressPiece,
-  inOrder,
-  IN_FLIGHT,
-  PIECE_BYTES,
-  RestoreCheckFailed,
-  SESSION_ACCOUNTS,
-  sessionsToEnd,
-  verifyStored,
-  CheckpointRows,
-  type CheckpointDraft,
-  type CheckpointStore,
-  type RestoredTable,
-  type RestoreRequest,
-  type TableStat,
-} from './checkpoint-store.js';
+import { CheckpointStore, compressPiece, inOrder, readChunk, RestoreCheckFailed } from './checkpoint-store.js';
+import type { CheckpointDraft, RestoreRequest, TableStat } from './checkpoint-store.js';
 
 // A SQLite checkpoint is a database image: a fresh SQLite file holding a plain copy of every
 // covered table, cut into pieces along each table's pages and compressed. SQLite copies the rows
 // between the two attached files itself, so no row passes through JavaScript in either direction.
-
-const FORMAT = 'sqlite-image';
 /** Schema name of the image while it is attached. */
 const IMAGE = 'checkpoint_image';
 /** Large pages: a smaller file, and fewer pages to write and read. */
@@ -40,6 +20,8 @@ const IMAGE_PAGE_SIZE = 65_536;
 /** Page cache during an operation, in KiB: the default 2 MB rereads index pages from the OS over and over. */
 const BULK_CACHE_SIZE = -256 * 1024;
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** Per table and referenced table, the rows whose reference finds no row. */
+const BROKEN_KEYS = `select "table" || ': ' || count(*) || ' rows reference missing ' || parent || ' rows' from pragma_foreign_key_check group by "table", parent`;
 
 // Image files: `<database file>.checkpoint-<pid>-<time>-<random>.tmp` beside the database. The
 // writer's process id is in the name, so a file a dead process left can be told from one a running
@@ -128,31 +110,23 @@ async function inTransaction<T>(sqlite: SqliteDatabase.Database, fn: () => Promi
   }
 }
 
-/** `fn` after `before`, then `after` whatever happened. */
-async function around<T>(before: () => void, after: () => void, fn: () => Promise<T>): Promise<T> {
-  before();
+/** `fn` with the image file attached: outside any transaction, since SQLite cannot attach inside one. */
+async function attached<T>(sqlite: SqliteDatabase.Database, file: string, fn: () => Promise<T>): Promise<T> {
+  sqlite.prepare(`attach database ? as ${IMAGE}`).run(file);
   try {
     return await fn();
   } finally {
-    after();
+    sqlite.exec(`detach database ${IMAGE}`);
   }
 }
 
-/** `fn` with the image file attached: outside any transaction, since SQLite cannot attach inside one. */
-const attached = <T>(sqlite: SqliteDatabase.Database, file: string, fn: () => Promise<T>) =>
-  around(
-    () => sqlite.prepare(`attach database ? as ${IMAGE}`).run(file),
-    () => sqlite.exec(`detach database ${IMAGE}`),
-    fn,
-  );
-
-function withImageFile<T>(sqlite: SqliteDatabase.Database, fn: (file: string) => Promise<T>): Promise<T> {
+async function withImageFile<T>(sqlite: SqliteDatabase.Database, fn: (file: string) => Promise<T>): Promise<T> {
   const file = newImagePath(sqlite);
-  return around(
-    () => {},
-    () => releaseImagePath(file),
-    () => fn(file),
-  );
+  try {
+    return await fn(file);
+  } finally {
+    releaseImagePath(file);
+  }
 }
 
 /** Copies every covered table into the image in one transaction, each whole before the next, so its pages are one range. */
@@ -174,18 +148,23 @@ function copyToImage(sqlite: SqliteDatabase.Database, file: string): Promise<Ima
   });
 }
 
-export class SqliteCheckpointStore extends CheckpointRows implements CheckpointStore {
-  private readonly sqlite: SqliteDatabase.Database;
+export class SqliteCheckpointStore extends CheckpointStore {
+  protected readonly format = 'sqlite-image';
+  private readonly sqlite = this.dbh.sqlite!;
 
-  constructor(
-    dbh: DatabaseHandle,
-    private readonly pieceBytes = PIECE_BYTES,
-  ) {
-    super(dbh, FORMAT);
-    this.sqlite = dbh.sqlite!;
+  /** Statements on the one connection, which the operation holds. */
+  private readonly run = async ({ sql, parameters }: CompiledQuery) => {
+    const statement = this.sqlite.prepare(sql);
+    if (statement.reader) return statement.all(...parameters);
+    statement.run(...parameters);
+    return [];
+  };
+
+  protected endSessions(ids: unknown[]) {
+    return CompiledQuery.raw('delete from sessions where id in (select value from json_each(?))', [JSON.stringify(ids)]);
   }
 
-  create(draft: CheckpointDraft): Promise<number> {
+  create(draft: CheckpointDraft) {
     return this.exclusive(() => this.write(draft));
   }
 
@@ -193,10 +172,10 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
    * The backup and the restore run on the one connection with nothing in between. The image is
    * written to a file and attached before the transaction begins.
    */
-  restore(id: number, request: RestoreRequest): Promise<RestoredTable[]> {
-    return this.exclusive(async (db) => {
+  restore(id: number, request: RestoreRequest) {
+    return this.exclusive(async () => {
       if (request.backup) request.onBackup(await this.write(request.backup));
-      const stats = await verifyStored(db, id, FORMAT);
+      const stats = await this.verify(id, this.run);
       return withImageFile(this.sqlite, async (file) => {
         await this.materialize(id, stats, file);
         return attached(this.sqlite, file, () => this.replaceTables(stats, request));
@@ -208,14 +187,15 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
    * The one connection, taken through Kysely: every other query of the process waits for the
    * operation instead of slipping into its transactions.
    */
-  private exclusive<T>(fn: (db: DB) => Promise<T>): Promise<T> {
-    return this.dbh.db.connection().execute(async (db) => {
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.dbh.db.connection().execute(async () => {
       const cacheSize = this.sqlite.pragma('cache_size', { simple: true }) as number;
-      return around(
-        () => this.sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`),
-        () => this.sqlite.pragma(`cache_size = ${cacheSize}`),
-        () => fn(db),
-      );
+      this.sqlite.pragma(`cache_size = ${BULK_CACHE_SIZE}`);
+      try {
+        return await fn();
+      } finally {
+        this.sqlite.pragma(`cache_size = ${cacheSize}`);
+      }
     });
   }
 
@@ -223,25 +203,7 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
   private write(draft: CheckpointDraft): Promise<number> {
     return withImageFile(this.sqlite, async (file) => {
       const tables = await copyToImage(this.sqlite, file);
-      return inTransaction(this.sqlite, async () => {
-        const id = Number(
-          this.sqlite
-            .prepare(
-              `insert into checkpoints (description, created_by, kind, format, table_stats, total_rows, size_bytes, created_at)
-           values (?, ?, ?, ?, '[]', 0, 0, ?) returning id`,
-            )
-            .pluck()
-            .get(draft.description, draft.createdBy, draft.kind, FORMAT, draft.createdAt),
-        );
-        const stats = await this.storeImage(id, file, tables);
-        this.sqlite.prepare('update checkpoints set table_stats = ?, total_rows = ?, size_bytes = ? where id = ?').run(
-          JSON.stringify(stats),
-          stats.reduce((n, s) => n + s.rows, 0),
-          stats.reduce((n, s) => n + s.bytes, 0),
-          id,
-        );
-        return id;
-      });
+      return inTransaction(this.sqlite, () => this.addCheckpoint(this.run, draft, (id) => this.storeImage(id, file, tables)));
     });
   }
 
@@ -259,7 +221,7 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
     );
     const stats = new Map(tables.map((t) => [t.table, { table: t.table, rows: t.rows, chunks: 0, bytes: 0 }]));
     try {
-      const compressed = inOrder(pieces, IN_FLIGHT, ({ at, length }) => {
+      const compressed = inOrder(pieces, ({ at, length }) => {
         const piece = Buffer.allocUnsafe(length);
         if (readSync(fd, piece, 0, length, at) !== length) throw new Error('checkpoint image file is shorter than its pages');
         return compressPiece(piece);
@@ -282,25 +244,12 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
    * RestoreCheckFailed when a piece cannot be read or the file comes out of another size than its header says.
    */
   private async materialize(id: number, stats: readonly TableStat[], file: string): Promise<void> {
-    const order = new Map(stats.map((s, i) => [s.table, i]));
-    const pieces = (
-      this.sqlite.prepare('select id, table_name, chunk_index from checkpoint_chunks where checkpoint_id = ?').all(id) as Array<{
-        id: number;
-        table_name: string;
-        chunk_index: number;
-      }>
-    )
-      .filter((p) => order.has(p.table_name))
-      .sort((a, b) => order.get(a.table_name)! - order.get(b.table_name)! || a.chunk_index - b.chunk_index);
+    const chunks = this.sqlite.prepare('select id, chunk_index from checkpoint_chunks where checkpoint_id = ? and table_name = ? order by chunk_index');
+    const pieces = stats.flatMap(({ table }) => (chunks.all(id, table) as Array<{ id: number; chunk_index: number }>).map((c) => ({ table, ...c })));
     const content = this.sqlite.prepare('select content from checkpoint_chunks where id = ?').pluck();
     const fd = openSync(file, 'w+');
     try {
-      const decompressed = inOrder(pieces, IN_FLIGHT, (p) =>
-        decompressPiece(content.get(p.id) as Buffer).catch((err: Error) => {
-          throw new RestoreCheckFailed([`${p.table_name}: chunk ${p.chunk_index} cannot be read (${err.message})`]);
-        }),
-      );
-      for await (const piece of decompressed) writeSync(fd, piece);
+      for await (const piece of inOrder(pieces, (p) => readChunk(p.table, p.chunk_index, content.get(p.id) as Buffer))) writeSync(fd, piece);
       // The size the header gives: page size × page count.
       const header = Buffer.alloc(32);
       readSync(fd, header, 0, 32, 0);
@@ -315,32 +264,25 @@ export class SqliteCheckpointStore extends CheckpointRows implements CheckpointS
    * One transaction with foreign keys off (switched outside it: SQLite cannot inside one), so the
    * DELETEs become truncations and the keys are checked once for the whole database at the end.
    */
-  private async replaceTables(stats: readonly TableStat[], request: RestoreRequest): Promise<RestoredTable[]> {
+  private async replaceTables(stats: readonly TableStat[], request: RestoreRequest) {
     const { sqlite } = this;
-    const expected = new Map(stats.map((s) => [s.table, s.rows]));
-    const [keysOff, keysOn] = [() => sqlite.pragma('foreign_keys = off'), () => sqlite.pragma('foreign_keys = on')];
-    return around(keysOff, keysOn, () =>
-      inTransaction(sqlite, async () => {
-        const sessions = sqlite.prepare(SESSION_ACCOUNTS).all() as Array<{ id: number; username: string | null }>;
-        for (const table of [...COVERED_TABLES].reverse()) sqlite.exec(`delete from main.${q(table.name)}`);
-        const restored = COVERED_TABLES.map(({ name }) => {
-          const rows = this.loadTable(name, request.batchSize, expected.get(name) ?? 0);
-          checkRestoredCount(name, rows, expected.get(name) ?? 0);
-          return { table: name, rows };
-        });
-        await crashPoint('checkpoint-restore');
-        const ended = sessionsToEnd(sessions, sqlite.prepare(SESSION_ACCOUNTS).all() as typeof sessions);
-        sqlite.prepare('delete from sessions where id in (select value from json_each(?))').run(JSON.stringify(ended));
-        const broken = sqlite.prepare('select "table", parent, count(*) as n from pragma_foreign_key_check group by 1, 2').all() as Array<{
-          table: string;
-          parent: string;
-          n: number;
-        }>;
-        if (broken.length > 0) throw new RestoreCheckFailed(broken.map((b) => `${b.table}: ${b.n} rows reference missing ${b.parent} rows`));
-        for (const statement of request.beforeCommit()) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
-        return restored;
-      }),
-    );
+    sqlite.pragma('foreign_keys = off');
+    try {
+      return await inTransaction(sqlite, () =>
+        this.replace(this.run, stats, request, {
+          empty: async () => {
+            for (const table of [...COVERED_TABLES].reverse()) sqlite.exec(`delete from main.${q(table.name)}`);
+          },
+          load: async (stat) => this.loadTable(stat.table, request.batchSize, stat.rows),
+          finish: async () => {
+            const broken = sqlite.prepare(BROKEN_KEYS).pluck().all() as string[];
+            if (broken.length > 0) throw new RestoreCheckFailed(broken);
+          },
+        }),
+      );
+    } finally {
+      sqlite.pragma('foreign_keys = on');
+    }
   }
 
   /**
