@@ -4,6 +4,7 @@ import type { Database, Executor } from '../../src/db/database.js';
 import { chunked, ID_CHUNK, INSERT_CHUNK } from '../../src/db/batch.js';
 import { nowIso } from '../../src/db/dialect.js';
 import { ensureApprovalDepartmentIds } from '../../src/modules/approval-departments/approval-departments.repository.js';
+import { copyRiskFields } from '../../src/modules/permits/risk.schema.js';
 
 export interface CorpusRisk {
   key: string;
@@ -166,19 +167,7 @@ async function seed(db: Executor, opts: SeedOptions): Promise<SeedResult> {
   await insertChunked(
     db,
     'risks',
-    permits.flatMap((p) =>
-      p.risks.map((r, position) => ({
-        permit_id: idOf(p),
-        position,
-        risk_type: r.risk_type,
-        title: r.title,
-        description: r.description,
-        legal_basis: r.legal_basis,
-        consequence: r.consequence,
-        prevention: r.prevention,
-        level: r.level,
-      })),
-    ),
+    permits.flatMap((p) => p.risks.map((r, position) => ({ permit_id: idOf(p), position, ...copyRiskFields(r) }))),
   );
   const riskIds = new Map<string, number>();
   const byPermitId = new Map(permits.map((p) => [idOf(p), p] as const));

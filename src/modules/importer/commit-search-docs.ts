@@ -1,6 +1,5 @@
 import type { SearchDoc } from '../search/engine/types.js';
 import { assembleSearchDocs, type SearchDocRows } from '../search/search-doc-rows.js';
-import { copyRiskFields } from '../permits/risk.schema.js';
 import type { PlannedPermit, PlanRef } from './import-plan.types.js';
 
 export interface CommittedIds {
@@ -34,7 +33,7 @@ export function newPermitSearchDocs(created: PlannedPermit[], ids: CommittedIds,
     });
     for (const t of p.themes) rows.themes.push({ permit_id: id, id: ids.themeId(t), name: t.name });
     for (const name of p.approvalDepartments) rows.departments.push({ permit_id: id, name });
-    p.risks.forEach((r, i) => rows.risks.push({ id: riskIds[k][i], permit_id: id, ...copyRiskFields(r) }));
+    p.risks.forEach((r, i) => rows.risks.push({ id: riskIds[k][i], permit_id: id, ...r }));
   });
   return assembleSearchDocs(created.map(ids.permitId), rows);
 }

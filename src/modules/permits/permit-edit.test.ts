@@ -243,6 +243,9 @@ describe.each(testDialects())('editing a permit on %s', (dialect) => {
       [{ ...base, contact_info: '电'.repeat(5_001) }, 'contact_info', '对外咨询电话不能超过 5000 个字符（现有 5001 个）'],
       [{ ...base, visible: 'maybe' }, 'visible', '检索可见应为 true 或 false'],
       [{ ...base, risks: [{ title: '无等级' }, { title: '等级错', level: '严重' }] }, 'risks[1].level', '第 2 条风险的风险等级只能是 高、中 或 低'],
+      // A level that is not text (a number, a list) is no level, not an empty one.
+      [{ ...base, risks: [{ title: '数字等级', level: 1 }] }, 'risks[0].level', '第 1 条风险的风险等级只能是 高、中 或 低'],
+      [{ ...base, risks: [{ title: '列表等级', level: [] }] }, 'risks[0].level', '第 1 条风险的风险等级只能是 高、中 或 低'],
       [{ ...base, risks: [{ title: '  ', level: '高' }] }, 'risks[0].title', '第 1 条风险的风险点不能为空'],
       [{ ...base, risks: [{ id: String(otherRisk.id), title: '别人的风险' }] }, 'risks[0].id', `第 1 条风险（#${otherRisk.id}）不属于该许可事项`],
       [{ ...base, risks: [{ title: 'x', color: 'red' }] }, 'risks[0].color', '第 1 条风险不支持字段 color'],

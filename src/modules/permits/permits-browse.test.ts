@@ -2,23 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus, type CorpusPermit } from '../../../test/helpers/seed-catalog.js';
 import { GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from './maintenance.fixture.js';
+import { copyRiskFields } from './risk.schema.js';
 
 const MULTI_THEME = '511A0074300005'; // 个体工商户设立登记: 开办餐饮店, 开办超市便利店, 开办美容美发店
 const HIDDEN = '511A0147300000'; // 户口迁移审批, hidden from search
 const SHARED_NAME = '城市建筑物、设施上张挂、张贴宣传品审批'; // twice in 广安区
 
 const corpusPermit = (region: string, code: string) => loadCorpus().permits.find((p) => p.region_code === region && p.code === code)!;
-const riskContent = (p: CorpusPermit) =>
-  p.risks.map((r, position) => ({
-    position,
-    risk_type: r.risk_type,
-    title: r.title,
-    description: r.description,
-    legal_basis: r.legal_basis,
-    consequence: r.consequence,
-    prevention: r.prevention,
-    level: r.level,
-  }));
+const riskContent = (p: CorpusPermit) => p.risks.map((r, position) => ({ position, ...copyRiskFields(r) }));
 const withoutIds = (risks: Array<Record<string, unknown>>) => risks.map(({ id: _id, ...rest }) => rest);
 
 describe.each(testDialects())('permit browsing and details on %s', (dialect) => {
