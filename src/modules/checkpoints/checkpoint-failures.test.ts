@@ -16,6 +16,7 @@ import {
   seedSmallDataset,
   type SmallDataset,
 } from '../../../test/helpers/checkpoint-data.js';
+import { permitRow } from '../../../test/helpers/permit-row.js';
 
 const RISKS_PER_PERMIT = 3;
 
@@ -24,18 +25,7 @@ async function writePermit(db: DB, regionId: number, n: number, pause: () => Pro
   await db.transaction().execute(async (trx) => {
     const { id } = await trx
       .insertInto('permits')
-      .values({
-        region_id: regionId,
-        code: `W-${n}`,
-        name: `并发写入 ${n}`,
-        implementation_level: null,
-        internal_contact: null,
-        contact_info: null,
-        visible: 1,
-        source_file_id: null,
-        created_at: 'x',
-        updated_at: 'x',
-      })
+      .values(permitRow(regionId, `W-${n}`, `并发写入 ${n}`))
       .returning('id')
       .executeTakeFirstOrThrow();
     await pause();
@@ -266,18 +256,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     const db = t.dbh.db;
     const region = data.regions[0];
     // Enough rows that copying takes a while, so writes land before, during and after it.
-    const bulk = Array.from({ length: 3000 }, (_, i) => ({
-      region_id: region,
-      code: `B-${i}`,
-      name: `批量 ${i}`,
-      implementation_level: null,
-      internal_contact: null,
-      contact_info: null,
-      visible: 1,
-      source_file_id: null,
-      created_at: 'x',
-      updated_at: 'x',
-    }));
+    const bulk = Array.from({ length: 3000 }, (_, i) => permitRow(region, `B-${i}`, `批量 ${i}`));
     for (const part of chunked(bulk, INSERT_CHUNK)) await db.insertInto('permits').values(part).execute();
     const ids = (await db.selectFrom('permits').select('id').where('code', 'like', 'B-%').execute()).map((r) => r.id);
     const risks = ids.flatMap((permit_id) =>

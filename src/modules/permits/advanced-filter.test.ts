@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus, type CorpusPermit } from '../../../test/helpers/seed-catalog.js';
 import { CITY, GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from './maintenance.fixture.js';
+import { permitRow } from '../../../test/helpers/permit-row.js';
 
 const permits = () => loadCorpus().permits;
 const countWhere = (pred: (p: CorpusPermit) => boolean) => permits().filter(pred).length;
@@ -121,18 +122,7 @@ describe.each(testDialects())('advanced filter on %s', (dialect) => {
     expect((await filter(qs([['departments', '%']]))).total).toBe(0);
     await w.t.dbh.db
       .insertInto('permits')
-      .values({
-        region_id: w.seed.regions.get(CITY)!,
-        code: 'PCT',
-        name: '合格率100%_抽检\\备案',
-        implementation_level: null,
-        internal_contact: null,
-        contact_info: null,
-        visible: 1,
-        source_file_id: null,
-        created_at: 'x',
-        updated_at: 'x',
-      })
+      .values(permitRow(w.seed.regions.get(CITY)!, 'PCT', '合格率100%_抽检\\备案'))
       .execute();
     for (const text of ['100%_', '%_抽', '\\备']) expect((await filter(qs([['q', text]]))).total).toBe(1);
     await w.t.dbh.db.deleteFrom('permits').where('code', '=', 'PCT').execute();

@@ -3,6 +3,7 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import { GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from '../permits/maintenance.fixture.js';
 import { createSnapshotBatch } from '../permits/create-snapshot.js';
+import { permitRow } from '../../../test/helpers/permit-row.js';
 
 const COMPANY = '511A0064100070'; // 公司设立登记: three themes, two approval departments, three risks
 const themedCodes = (region: string) =>
@@ -75,18 +76,7 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     // The recreated id does not disturb new ids (PostgreSQL's sequence is already past it).
     const fresh = await db()
       .insertInto('permits')
-      .values({
-        region_id: w.seed.regions.get(GUANGAN)!,
-        code: 'NEW-1',
-        name: '新事项',
-        implementation_level: null,
-        internal_contact: null,
-        contact_info: null,
-        visible: 1,
-        source_file_id: null,
-        created_at: 'x',
-        updated_at: 'x',
-      })
+      .values(permitRow(w.seed.regions.get(GUANGAN)!, 'NEW-1', '新事项'))
       .returning('id')
       .executeTakeFirstOrThrow();
     expect(fresh.id).toBeGreaterThan(Math.max(...w.seed.permits.values()));
@@ -132,18 +122,7 @@ describe.each(testDialects())('permit risk snapshots on %s', (dialect) => {
     const batch = await del(GUANGAN, code);
     const taken = await db()
       .insertInto('permits')
-      .values({
-        region_id: w.seed.regions.get(GUANGAN)!,
-        code,
-        name: '占用编码',
-        implementation_level: null,
-        internal_contact: null,
-        contact_info: null,
-        visible: 1,
-        source_file_id: null,
-        created_at: 'x',
-        updated_at: 'x',
-      })
+      .values(permitRow(w.seed.regions.get(GUANGAN)!, code, '占用编码'))
       .returning('id')
       .executeTakeFirstOrThrow();
     const batches = await batchCount();

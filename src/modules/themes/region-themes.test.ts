@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/helpers/databases.js';
 import { loadCorpus } from '../../../test/helpers/seed-catalog.js';
 import { GUANGAN, maintenanceWorld, QIANFENG, type MaintenanceWorld } from '../permits/maintenance.fixture.js';
+import { permitRow } from '../../../test/helpers/permit-row.js';
 
 interface Option {
   id: string;
@@ -42,18 +43,7 @@ describe.each(testDialects())('GET /admin/themes on %s', (dialect) => {
     const offered = w.seed.themes.get('T05')!;
     const permit = await db
       .insertInto('permits')
-      .values({
-        region_id: town.id,
-        code: 'P1',
-        name: '网吧许可',
-        implementation_level: null,
-        internal_contact: null,
-        contact_info: null,
-        visible: 0,
-        source_file_id: null,
-        created_at: 'x',
-        updated_at: 'x',
-      })
+      .values(permitRow(town.id, 'P1', '网吧许可', { visible: 0 }))
       .returning('id')
       .executeTakeFirstOrThrow();
     // Linked through a permit only (no option row), and offered without any permit.

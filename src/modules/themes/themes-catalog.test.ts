@@ -5,6 +5,7 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { createDepartment, createRegion, createUser } from '../../../test/helpers/fixtures.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { accountState, caller, operationLogs } from '../users/users.test-helpers.js';
+import { permitRow } from '../../../test/helpers/permit-row.js';
 
 describe.each(testDialects())('theme catalog (4.5) on %s', (dialect) => {
   let t: TestApp;
@@ -95,18 +96,7 @@ describe.each(testDialects())('theme catalog (4.5) on %s', (dialect) => {
     await t.dbh.db.insertInto('region_themes').values({ region_id: regionId, theme_id: themeId }).execute();
     const permit = await t.dbh.db
       .insertInto('permits')
-      .values({
-        region_id: regionId,
-        code: 'P1',
-        name: '建筑工程施工许可',
-        implementation_level: null,
-        internal_contact: null,
-        contact_info: null,
-        visible: 1,
-        source_file_id: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(permitRow(regionId, 'P1', '建筑工程施工许可', { created_at: now, updated_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
     await t.dbh.db.insertInto('permit_themes').values({ permit_id: permit.id, theme_id: themeId }).execute();

@@ -1,0 +1,19 @@
+import type { Insertable } from 'kysely';
+import type { PermitsTable } from '../../src/modules/permits/permits.table.js';
+
+/** A permits row for a test that inserts one directly: what it names, the rest blank and visible. */
+export function permitRow(regionId: number, code: string, name: string, rest: Partial<Insertable<PermitsTable>> = {}): Insertable<PermitsTable> {
+  return {
+    region_id: regionId,
+    code,
+    name,
+    implementation_level: null,
+    internal_contact: null,
+    contact_info: null,
+    visible: 1,
+    source_file_id: null,
+    created_at: 'x',
+    updated_at: 'x',
+    ...rest,
+  };
+}
