@@ -89,6 +89,15 @@ export function aliased(name: string, aliases: readonly string[], schema: TSchem
   return props;
 }
 
+/** The bodies a form-or-JSON route reads. */
+export const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
+/** A list's `limit` and `offset` query fields, as the list routes clamp them. */
+export const pageQuery = (defaultLimit: number, maxLimit: number): TProperties => ({
+  limit: Type.Optional(Type.Integer({ default: defaultLimit, description: `Default ${defaultLimit}, clamped to 1..${maxLimit}.` })),
+  offset: Type.Optional(Type.Integer({ default: 0, description: 'Default 0, at least 0.' })),
+});
+
 /** An object of documented input fields (query string, form or JSON body): anything else is ignored, not refused. */
 export const fields = (props: TProperties, description?: string): TObject => Type.Object(props, description ? { description } : {});
 
@@ -99,8 +108,16 @@ export function pathParams(described: Record<string, string>): TObject {
   return Type.Object(props);
 }
 
+/** A route's description as a module writes it: under the module's tag unless it names its own. */
+export type ModuleRouteDoc = Omit<RouteDoc, 'tags'> & { tags?: RouteDoc['tags'] };
+
 /**
- * A module's route descriptions, typed as plain RouteDocs (the TypeBox types inside are deep;
- * Fastify would otherwise infer its route generics from them).
+ * A module's route descriptions, each under the module's tag unless it names its own; typed as
+ * plain RouteDocs (the TypeBox types inside are deep; Fastify would otherwise infer its route
+ * generics from them).
  */
-export const routeDocs = <K extends string>(docs: Record<K, RouteDoc>): Record<K, RouteDoc> => docs;
+export function routeDocs<K extends string>(tag: Tag, docs: Record<K, ModuleRouteDoc>): Record<K, RouteDoc> {
+  const described = {} as Record<K, RouteDoc>;
+  for (const name of Object.keys(docs) as K[]) described[name] = { tags: [tag], ...docs[name] };
+  return described;
+}

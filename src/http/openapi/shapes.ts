@@ -6,6 +6,9 @@ import { Type, type ObjectOptions, type TProperties, type TSchema } from '@sincl
  */
 export const Shape = <T extends TProperties>(props: T, opts: ObjectOptions = {}) => Type.Object(props, { additionalProperties: false, ...opts });
 
+/** A shape the document lists once, under components/schemas by its id, and refers to wherever it is used. */
+export const Component = <T extends TProperties>(id: string, description: string, props: T) => Shape(props, { $id: id, description });
+
 export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
 /** Ids are integers shown as text throughout the interface. */

@@ -1,22 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { ok, routeDocs } from '../../http/openapi/route-doc.js';
-import { Count, Id, Shape } from '../../http/openapi/shapes.js';
+import { Component, Count, Id, Shape } from '../../http/openapi/shapes.js';
 
-export const ApprovalDepartmentSetup = Shape(
-  {
-    linked: Type.Array(
-      Shape({ approval_department: Type.String(), approval_department_id: Id(), service_department: Type.String(), service_department_id: Id() }),
-      { description: 'Approval departments and the service department each is now linked to.' },
-    ),
-    unmatched: Type.Array(Type.String(), { description: 'Approval departments no service department name matches (their previous link is cleared).' }),
-    total: Count('Approval departments considered.'),
-  },
-  { $id: 'ApprovalDepartmentSetup', description: 'The result of linking approval departments to service departments.' },
-);
+export const ApprovalDepartmentSetup = Component('ApprovalDepartmentSetup', 'The result of linking approval departments to service departments.', {
+  linked: Type.Array(
+    Shape({ approval_department: Type.String(), approval_department_id: Id(), service_department: Type.String(), service_department_id: Id() }),
+    { description: 'Approval departments and the service department each is now linked to.' },
+  ),
+  unmatched: Type.Array(Type.String(), { description: 'Approval departments no service department name matches (their previous link is cleared).' }),
+  total: Count('Approval departments considered.'),
+});
 
-export const approvalDepartmentDocs = routeDocs({
+export const approvalDepartmentDocs = routeDocs('approval-departments', {
   setup: {
-    tags: ['approval-departments'],
     summary: 'Link approval departments to service departments',
     description:
       'Each approval department (the department names of permits) is linked to the service department whose name equals ' +

@@ -1,24 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import { failure, ok, okBody, json, redirect, routeDocs } from '../../http/openapi/route-doc.js';
-import { Id, Nullable, Shape } from '../../http/openapi/shapes.js';
+import { failure, FORM_OR_JSON, json, ok, okBody, redirect, routeDocs } from '../../http/openapi/route-doc.js';
+import { Component, Id, Nullable, Shape } from '../../http/openapi/shapes.js';
 import { accountFields } from '../accounts/accounts.openapi.js';
 
 /** The current-user object of interface section 5 (presentCurrentUser). */
-export const CurrentUser = Shape(
-  {
-    ...accountFields,
-    department: Nullable(Shape({ id: Id() }), 'The bound service department.'),
-    region_id: Nullable(Id(), 'The region of the bound department: the data scope below grade 90.'),
-    must_change_password: Type.Boolean({ description: 'Until it changes its password, the user may only read itself, change the password and log out.' }),
-  },
-  { $id: 'CurrentUser', description: 'The logged-in user.' },
-);
+export const CurrentUser = Component('CurrentUser', 'The logged-in user.', {
+  ...accountFields,
+  department: Nullable(Shape({ id: Id() }), 'The bound service department.'),
+  region_id: Nullable(Id(), 'The region of the bound department: the data scope below grade 90.'),
+  must_change_password: Type.Boolean({ description: 'Until it changes its password, the user may only read itself, change the password and log out.' }),
+});
 
 const me = Shape({ user: CurrentUser });
 
-export const authDocs = routeDocs({
+export const authDocs = routeDocs('auth', {
   login: {
-    tags: ['auth'],
     summary: 'Log in',
     bodyRequired: true,
     description:
@@ -26,7 +22,7 @@ export const authDocs = routeDocs({
       'a path under `{api_root}`, else to `{api_root}/db_admin`; on failure back to the login page with `error` ' +
       '(`missing`, `credentials`, `inactive`, `locked`) and `next` in the query — never the credentials. After 5 failed ' +
       'attempts for one username within 15 minutes that username is refused for 15 minutes.',
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok('Logged in (JSON).', Shape({ user: CurrentUser, redirect: Type.String({ description: 'Where the login page goes next.' }) })),
       303: redirect('Form login: to `next` (or the database administration page), or back to the login page with an error code.'),
@@ -37,23 +33,20 @@ export const authDocs = routeDocs({
     },
   },
   logout: {
-    tags: ['auth'],
     summary: 'Log out',
     description: 'Deletes the session (on every instance) and clears the cookie. Answers the same without a session.',
     responses: { 200: json('Logged out.', okBody({})) },
   },
   me: {
-    tags: ['auth'],
     summary: 'The current user',
     sessionOptional: 'required: without it the answer is 401.',
     responses: { 200: ok('The user.', me), 401: failure('请先登录') },
   },
   password: {
-    tags: ['auth'],
     summary: "Change one's own password",
     bodyRequired: true,
     description: 'Also the way out of `must_change_password`. The other sessions of the user end.',
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: json('Changed.', okBody({ message: Type.Literal('密码已修改') })),
       400: failure('原密码和新密码均不能为空, 原密码不正确, 新密码至少需要 8 个字符, 新密码不能与原密码相同'),

@@ -1,69 +1,58 @@
 import { Type } from '@sinclair/typebox';
-import { failure, fields, ok, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
-import { Count, Shape } from '../../http/openapi/shapes.js';
+import { failure, fields, FORM_OR_JSON, ok, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
+import { Component, Count, Shape } from '../../http/openapi/shapes.js';
 import { refFields, User } from '../accounts/accounts.openapi.js';
 import { Department, departmentFields, unitLevel } from './departments.presenter.js';
 
 const depth = Type.Integer({ minimum: 1, description: 'Depth in the tree (root = 1).' });
 
-export const DepartmentListItem = Shape({ ...departmentFields, depth }, { $id: 'DepartmentListItem', description: 'A department of the flat list.' });
+export const DepartmentListItem = Component('DepartmentListItem', 'A department of the flat list.', { ...departmentFields, depth });
 
 export const DepartmentTreeNode = Type.Recursive((Node) => Shape({ ...departmentFields, depth, children: Type.Array(Node, { description: 'By name.' }) }), {
   $id: 'DepartmentTreeNode',
   description: 'A department with its children.',
 });
 
-export const ChildUnit = Shape({ ...refFields, unit_level: unitLevel }, { $id: 'ChildUnit', description: 'A direct child department.' });
+export const ChildUnit = Component('ChildUnit', 'A direct child department.', { ...refFields, unit_level: unitLevel });
 
-export const CreatedDepartment = Shape(
-  {
-    department: Department,
-    user: User,
-    default_password: Type.String({
-      description: "The department account's initial password: the code followed by 123456 (it must be changed at first login).",
-    }),
-  },
-  { $id: 'CreatedDepartment', description: 'A department with its administrator account.' },
-);
+export const CreatedDepartment = Component('CreatedDepartment', 'A department with its administrator account.', {
+  department: Department,
+  user: User,
+  default_password: Type.String({ description: "The department account's initial password: the code followed by 123456 (it must be changed at first login)." }),
+});
 
-export const UpdatedDepartment = Shape(
-  { department: Department, message: Type.String({ description: 'What changed.' }) },
-  { $id: 'UpdatedDepartment', description: 'A changed department.' },
-);
+export const UpdatedDepartment = Component('UpdatedDepartment', 'A changed department.', {
+  department: Department,
+  message: Type.String({ description: 'What changed.' }),
+});
 
-export const DeletedDepartment = Shape(
-  { deleted: Type.Literal(true), department: Department, unbound_users: Count('Accounts unbound by `force`.') },
-  { $id: 'DeletedDepartment', description: 'A deleted department.' },
-);
+export const DeletedDepartment = Component('DeletedDepartment', 'A deleted department.', {
+  deleted: Type.Literal(true),
+  department: Department,
+  unbound_users: Count('Accounts unbound by `force`.'),
+});
 
 const params = pathParams({ dept_id: 'The department id.' });
 
-export const departmentDocs = routeDocs({
-  list: {
-    tags: ['departments'],
-    summary: 'Service departments (flat list)',
-    responses: { 200: ok('The departments.', Shape({ departments: Type.Array(DepartmentListItem) })) },
-  },
+export const departmentDocs = routeDocs('departments', {
+  list: { summary: 'Service departments (flat list)', responses: { 200: ok('The departments.', Shape({ departments: Type.Array(DepartmentListItem) })) } },
   tree: {
-    tags: ['departments'],
     summary: 'Service departments as a tree',
     description: 'Children by name. A department whose parent is missing, or that sits in a cycle, is placed at the top.',
     responses: { 200: ok('The roots.', Shape({ tree: Type.Array(DepartmentTreeNode) })) },
   },
   children: {
-    tags: ['departments'],
     summary: 'The direct children of a department',
     querystring: fields({ parent_id: Type.Optional(Type.String({ description: 'The parent department id; required.' })) }),
     responses: { 200: ok('The children, by name (an unknown parent has none).', Shape({ units: Type.Array(ChildUnit) })), 400: failure('parent_id 不能为空') },
   },
   create: {
-    tags: ['departments'],
     summary: 'Create a department and its administrator account',
     bodyRequired: true,
     description:
       'The account: username the code as supplied (lower-cased), display name the department name followed by 管理员, role ' +
       "`department_admin`, the department's grade, `department_role` `admin`. The department stays when the account is refused.",
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok('Created.', CreatedDepartment, Type.Literal('服务部门已创建')),
       400: failure(
@@ -74,14 +63,13 @@ export const departmentDocs = routeDocs({
     },
   },
   update: {
-    tags: ['departments'],
     summary: 'Change a department',
     bodyRequired: true,
     description:
       'Blank fields become null. `message`: 层级关系已更新 when the parent changed, else 权限等级已更新为<grade> when the grade ' +
       'changed, else 部门信息已更新.',
     params,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok('Changed.', UpdatedDepartment, Type.String({ description: 'The same as `data.message`.' })),
       400: failure(
@@ -91,7 +79,6 @@ export const departmentDocs = routeDocs({
     },
   },
   remove: {
-    tags: ['departments'],
     summary: 'Delete a department',
     description: 'With `force` the accounts bound to it are unbound first (they stay, without a department).',
     params,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { Component, Id, Nullable, Timestamp } from '../../http/openapi/shapes.js';
 import { recordIdText } from '../../http/record-id.js';
 import { refFields } from '../accounts/accounts.openapi.js';
 import { presentDepartmentRef } from '../accounts/accounts.presenter.js';
@@ -24,7 +24,7 @@ export const departmentFields = {
 };
 
 /** A service department. */
-export const Department = Shape(departmentFields, { $id: 'Department', description: 'A service department.' });
+export const Department = Component('Department', 'A service department.', departmentFields);
 
 /** A department that never had a level set is a unit. */
 const unitLevelOf = (d: Pick<DepartmentRow, 'unit_level'>): string => d.unit_level || 'unit';

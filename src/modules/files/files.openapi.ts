@@ -1,41 +1,35 @@
 import { Type } from '@sinclair/typebox';
-import { aliased, content, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
-import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { aliased, content, failure, fields, json, ok, okBody, pageQuery, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
+import { Component, Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { PARSE_REFUSALS, SessionDescription } from '../importer/import.openapi.js';
 import { BYTES_TYPE, XLSX_TYPE } from '../../http/attachment.js';
 
-export const PermitFileListing = Shape(
-  {
-    files: Type.Array(
-      Shape({
-        id: Id(),
-        filename: Type.String(),
-        content_type: Nullable(Type.String()),
-        size: Count('Bytes.'),
-        uploaded_by: Nullable(Type.String()),
-        created_at: Timestamp(),
-        permit_count: Count("Permits linked to it (below grade 90: of the user's region)."),
-        region_id: Nullable(Id(), 'The region of its permits when the commit touched one region.'),
-        region_name: Nullable(Type.String()),
-      }),
-      { description: 'Newest first.' },
-    ),
-    ...PageFields,
-  },
-  { $id: 'PermitFileListing', description: 'One page of the archive of imported workbooks.' },
-);
+export const PermitFileListing = Component('PermitFileListing', 'One page of the archive of imported workbooks.', {
+  files: Type.Array(
+    Shape({
+      id: Id(),
+      filename: Type.String(),
+      content_type: Nullable(Type.String()),
+      size: Count('Bytes.'),
+      uploaded_by: Nullable(Type.String()),
+      created_at: Timestamp(),
+      permit_count: Count("Permits linked to it (below grade 90: of the user's region)."),
+      region_id: Nullable(Id(), 'The region of its permits when the commit touched one region.'),
+      region_name: Nullable(Type.String()),
+    }),
+    { description: 'Newest first.' },
+  ),
+  ...PageFields,
+});
 
-export const TemplateMeta = Shape(
-  {
-    filename: Type.String(),
-    size: Count('Bytes.'),
-    updated_at: Timestamp(),
-    updated_by: Nullable(Type.String()),
-    sha256: Type.String(),
-    source: Type.Union([Type.Literal('bundled'), Type.Literal('uploaded')], { description: 'A file replaced by hand on disk counts as uploaded.' }),
-  },
-  { $id: 'TemplateMeta', description: 'The import template.' },
-);
+export const TemplateMeta = Component('TemplateMeta', 'The import template.', {
+  filename: Type.String(),
+  size: Count('Bytes.'),
+  updated_at: Timestamp(),
+  updated_by: Nullable(Type.String()),
+  sha256: Type.String(),
+  source: Type.Union([Type.Literal('bundled'), Type.Literal('uploaded')], { description: 'A file replaced by hand on disk counts as uploaded.' }),
+});
 
 const attachment = { 'content-disposition': 'attachment; filename="<ASCII fallback>"; filename*=UTF-8\'\'<the name, percent-encoded>' };
 /** A stored file goes out typed by its bytes (a workbook, else plain bytes), never by what its uploader claimed. */
@@ -44,14 +38,12 @@ const workbook = (description: string) => content(description, [XLSX_TYPE], atta
 const TEMPLATE_MISSING = '模板文件不存在,请联系管理员';
 const fileParams = pathParams({ file_id: 'The archived workbook id.' });
 
-export const fileDocs = routeDocs({
+export const fileDocs = routeDocs('files', {
   list: {
-    tags: ['files'],
     summary: 'The archive of imported workbooks',
     description: "Below grade 90 only files linked to a permit of the user's region.",
     querystring: fields({
-      limit: Type.Optional(Type.Integer({ default: 20, description: 'Default 20, clamped to 1..100.' })),
-      offset: Type.Optional(Type.Integer({ default: 0, description: 'Default 0, at least 0.' })),
+      ...pageQuery(20, 100),
       ...aliased('keyword', ['q'], Type.String({ description: 'Case-insensitive substring of the file name or the uploader.' })),
     }),
     responses: { 200: ok('The page.', PermitFileListing) },
@@ -70,7 +62,6 @@ export const fileDocs = routeDocs({
     },
   },
   remove: {
-    tags: ['files'],
     summary: 'Delete an archived workbook',
     description: 'The permits keep their data and lose the link.',
     params: fileParams,
@@ -83,13 +74,11 @@ export const fileDocs = routeDocs({
     },
   },
   downloadById: {
-    tags: ['files'],
     summary: 'Download an archived workbook',
     params: fileParams,
     responses: { 200: storedFile('The workbook as uploaded.'), 404: failure('文件不存在') },
   },
   downloadOfPermit: {
-    tags: ['files'],
     summary: 'Download the original workbook of a permit',
     querystring: fields({
       ...aliased('region', ['region_id'], Type.String({ description: 'Region id, code or name; required.' })),

@@ -2,9 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { json, okBody, routeDocs } from '../../http/openapi/route-doc.js';
 import { Shape } from '../../http/openapi/shapes.js';
 
-export const healthDocs = routeDocs({
+export const healthDocs = routeDocs('service', {
   healthz: {
-    tags: ['service'],
     summary: 'Health of the instance (outside {api_root})',
     description: 'For orchestration (liveness): 200 when the database answers, whether or not the instance is ready (`ready`; /readyz).',
     responses: {
@@ -16,7 +15,6 @@ export const healthDocs = routeDocs({
     },
   },
   readyz: {
-    tags: ['service'],
     summary: 'Readiness of the instance (outside {api_root})',
     description:
       'For load balancers: 200 once the instance answers searches (its search index loaded; the search answers from memory even while the database is away), 503 with Retry-After while it loads.',
@@ -25,10 +23,6 @@ export const healthDocs = routeDocs({
       503: json('Loading its search index.', Shape({ status: Type.Literal('loading'), message: Type.String() })),
     },
   },
-  testSimple: { tags: ['service'], summary: 'Liveness test route', responses: { 200: json('Always.', Shape({ status: Type.Literal('ok') })) } },
-  adminTest: {
-    tags: ['service'],
-    summary: 'Test route (no guard)',
-    responses: { 200: json('Always.', okBody({ message: Type.Literal('Test route works!') })) },
-  },
+  testSimple: { summary: 'Liveness test route', responses: { 200: json('Always.', Shape({ status: Type.Literal('ok') })) } },
+  adminTest: { summary: 'Test route (no guard)', responses: { 200: json('Always.', okBody({ message: Type.Literal('Test route works!') })) } },
 });

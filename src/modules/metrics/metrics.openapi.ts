@@ -1,9 +1,8 @@
 import { content, failure, routeDocs } from '../../http/openapi/route-doc.js';
 import { METRICS_LOCAL_ONLY, METRICS_TOKEN_REQUIRED } from './metrics-access.js';
 
-export const metricsDocs = routeDocs({
+export const metricsDocs = routeDocs('service', {
   metrics: {
-    tags: ['service'],
     summary: 'Prometheus metrics of the instance (outside {api_root})',
     description:
       'Request counts and latencies per route pattern, search latency (cached answers apart), the search index (documents, terms, ' +

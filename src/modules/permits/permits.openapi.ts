@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { aliased, failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
-import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { aliased, failure, fields, FORM_OR_JSON, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
+import { Component, Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { Region, regionToken } from '../regions/regions.openapi.js';
 import { ThemeRef } from '../themes/themes.openapi.js';
 import { Risk } from './risk.schema.js';
@@ -27,13 +27,13 @@ const permitFields = {
 };
 
 /** The permit payload without its risks. */
-export const Permit = Shape(permitFields, { $id: 'Permit', description: 'A permit (payload without risks).' });
+export const Permit = Component('Permit', 'A permit (payload without risks).', permitFields);
 
 /** The permit payload with its risks. */
-export const PermitWithRisks = Shape(
-  { ...permitFields, risks: Type.Array(Risk, { description: 'In list order.' }) },
-  { $id: 'PermitWithRisks', description: 'A permit with its risks.' },
-);
+export const PermitWithRisks = Component('PermitWithRisks', 'A permit with its risks.', {
+  ...permitFields,
+  risks: Type.Array(Risk, { description: 'In list order.' }),
+});
 
 const permitToken = aliased(
   'permit',
@@ -97,39 +97,33 @@ const FieldErrors = Shape({
   errors: Type.Array(Shape({ field: Type.String({ description: 'e.g. `name`, `risks[2].level`, `theme_ids[0]`.' }), message: Type.String() })),
 });
 
-export const DeletePermitResult = Shape(
-  {
-    deleted: Type.Literal(true),
-    permit_id: Id(),
-    permit_name: Type.String(),
-    region_id: Id(),
-    theme_id: Id('The theme given, or resolved from the permit.'),
-    snapshot_batch_id: Id('The snapshot batch holding the permit as it was.'),
-    risk_count: Count('Risks saved in the batch.'),
-  },
-  { $id: 'DeletePermitResult', description: 'A deleted permit.' },
-);
+export const DeletePermitResult = Component('DeletePermitResult', 'A deleted permit.', {
+  deleted: Type.Literal(true),
+  permit_id: Id(),
+  permit_name: Type.String(),
+  region_id: Id(),
+  theme_id: Id('The theme given, or resolved from the permit.'),
+  snapshot_batch_id: Id('The snapshot batch holding the permit as it was.'),
+  risk_count: Count('Risks saved in the batch.'),
+});
 
-export const AdvancedFilterResult = Shape(
-  { permits: Type.Array(Permit, { description: 'In region id, name, id order.' }), ...PageFields },
-  { $id: 'AdvancedFilterResult', description: 'One page of the permits matching every given dimension.' },
-);
+export const AdvancedFilterResult = Component('AdvancedFilterResult', 'One page of the permits matching every given dimension.', {
+  permits: Type.Array(Permit, { description: 'In region id, name, id order.' }),
+  ...PageFields,
+});
 
-export const DepartmentFilterResult = Shape(
-  { permits: Type.Array(Permit), pagination: Shape({ total: Count('How many match.'), page: Type.Literal(1), page_size: Count('Equal to `total`.') }) },
-  { $id: 'DepartmentFilterResult', description: 'Every permit a service department handles.' },
-);
+export const DepartmentFilterResult = Component('DepartmentFilterResult', 'Every permit a service department handles.', {
+  permits: Type.Array(Permit),
+  pagination: Shape({ total: Count('How many match.'), page: Type.Literal(1), page_size: Count('Equal to `total`.') }),
+});
 
-export const FilterOptions = Shape(
-  {
-    regions: Type.Array(Region, { description: 'The regions the user may see.' }),
-    themes: Type.Array(ThemeRef, { description: 'The whole catalog, by id.' }),
-    departments: Type.Array(Shape({ id: Id(), name: Type.String(), permit_count: Count('Permits (the user may see) naming it.') }), {
-      description: 'Approval departments used by the permits the user may see (of `region_id` when given), by name.',
-    }),
-  },
-  { $id: 'FilterOptions', description: 'What the advanced filter can choose from.' },
-);
+export const FilterOptions = Component('FilterOptions', 'What the advanced filter can choose from.', {
+  regions: Type.Array(Region, { description: 'The regions the user may see.' }),
+  themes: Type.Array(ThemeRef, { description: 'The whole catalog, by id.' }),
+  departments: Type.Array(Shape({ id: Id(), name: Type.String(), permit_count: Count('Permits (the user may see) naming it.') }), {
+    description: 'Approval departments used by the permits the user may see (of `region_id` when given), by name.',
+  }),
+});
 
 const listOf = (description: string) =>
   Type.Union([Type.String(), Type.Array(Type.String())], { description: `${description} One value or several; blank entries dropped.` });
@@ -147,18 +141,16 @@ const advancedFilterFields = fields({
 });
 
 const advancedFilter = (get: boolean) => ({
-  tags: ['permits'] as ['permits'],
   summary: `Filter permits on several dimensions (${get ? 'query string' : 'JSON or form body'})`,
   description:
     'Dimensions combine with AND, the values of one dimension with OR. A named region or theme that matches nothing ' +
     "makes the result empty. Within the user's data scope.",
-  ...(get ? { querystring: advancedFilterFields } : { body: advancedFilterFields, consumes: ['application/json', 'application/x-www-form-urlencoded'] }),
+  ...(get ? { querystring: advancedFilterFields } : { body: advancedFilterFields, consumes: FORM_OR_JSON }),
   responses: { 200: ok('The page.', AdvancedFilterResult), 400: failure('visibility 只能是 visible、hidden 或 all; 每类筛选条件最多 200 个') },
 });
 
-export const permitDocs = routeDocs({
+export const permitDocs = routeDocs('permits', {
   browse: {
-    tags: ['permits'],
     summary: 'The permits of a region (of one theme)',
     description:
       "Without a theme: the region's whole catalogue (hidden permits included), without risks. With a theme: the " +
@@ -188,7 +180,6 @@ export const permitDocs = routeDocs({
     },
   },
   details: {
-    tags: ['permits'],
     summary: 'One permit with its risks',
     description:
       "The selected theme is, in this order: the permit's theme matching the given token, the theme resolved from the " +
@@ -216,14 +207,13 @@ export const permitDocs = routeDocs({
     },
   },
   remove: {
-    tags: ['permits'],
     summary: 'Delete a permit (snapshotted first)',
     description:
       'Input from the query string, overlaid by the non-blank fields of a JSON or form body. The permit (record, links, ' +
       'risks) is saved as one snapshot batch and deleted, in one transaction. A blank theme is resolved from the permit.',
     querystring: deleteFields,
     body: deleteFields,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok('Deleted.', DeletePermitResult),
       400: failure('region_id 和 permit_id 均为必填; 未找到许可所属主题,无法删除; a permit name shared by several permits'),
@@ -232,7 +222,6 @@ export const permitDocs = routeDocs({
     },
   },
   edit: {
-    tags: ['permits'],
     summary: 'Edit a permit: its fields, themes, approval departments and risks (snapshotted first)',
     description:
       "Each part given replaces what the permit has; what is left out stays. `updated_at` must be the permit's as it was read: " +
@@ -255,7 +244,6 @@ export const permitDocs = routeDocs({
   advancedFilterGet: advancedFilter(true),
   advancedFilterPost: advancedFilter(false),
   filterOptions: {
-    tags: ['permits'],
     summary: 'What the advanced filter can choose from',
     querystring: fields(aliased('region_id', ['region'], Type.String({ description: 'Only the departments of this region (id, code or name).' }))),
     responses: { 200: ok('The choices.', FilterOptions) },
@@ -267,7 +255,7 @@ export const permitDocs = routeDocs({
       'A permit matches a service department when one of its approval departments is linked to it, is named like it or ' +
       'starts with its name. Every match is returned (`page` 1, `page_size` = `total`), by region and name, within the ' +
       "user's data scope. An unknown department or region matches nothing.",
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: { 200: ok('The permits.', DepartmentFilterResult) },
   },
 });

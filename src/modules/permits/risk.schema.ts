@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, Shape } from '../../http/openapi/shapes.js';
+import { Component, Id, Nullable } from '../../http/openapi/shapes.js';
 
 const text = (description?: string) => Nullable(Type.String(), description);
 
@@ -7,20 +7,17 @@ const text = (description?: string) => Nullable(Type.String(), description);
  * One legal risk of a permit as the API sends it. In a file of its own (nothing but TypeBox and
  * the shapes) so that the pages can take its type with a type-only import (web/src/shared/types.ts).
  */
-export const Risk = Shape(
-  {
-    id: Id(),
-    position: Type.Integer({ description: "Order within the permit's risk list." }),
-    risk_type: text('风险类型.'),
-    title: Type.String({ description: '风险点: the first line of the cell.' }),
-    description: text('The lines of the 风险点 cell after the first.'),
-    legal_basis: text('法律依据.'),
-    consequence: text('法律后果.'),
-    prevention: text('防范建议.'),
-    level: text('风险等级: 高, 中 or 低.'),
-  },
-  { $id: 'Risk', description: 'One legal risk of a permit.' },
-);
+export const Risk = Component('Risk', 'One legal risk of a permit.', {
+  id: Id(),
+  position: Type.Integer({ description: "Order within the permit's risk list." }),
+  risk_type: text('风险类型.'),
+  title: Type.String({ description: '风险点: the first line of the cell.' }),
+  description: text('The lines of the 风险点 cell after the first.'),
+  legal_basis: text('法律依据.'),
+  consequence: text('法律后果.'),
+  prevention: text('防范建议.'),
+  level: text('风险等级: 高, 中 or 低.'),
+});
 
 /**
  * The seven fields of a risk, declared once: the `Risk` schema less its id and position. The
@@ -58,3 +55,6 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${
 
 /** The seven fields under their camelCase names, as the import's parser and the search engine hold a risk. */
 export type RiskTexts = { [K in keyof RiskFields as CamelCase<K>]: RiskFields[K] };
+
+/** Each field's name with its camelCase name, for code that reads RiskTexts field by field. */
+export const RISK_TEXT_NAMES = RISK_FIELD_NAMES.map((name) => [name, name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()) as keyof RiskTexts] as const);

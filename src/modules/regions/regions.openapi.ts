@@ -1,20 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { aliased, failure, fields, ok, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
-import { Count, Id, Nullable, Shape } from '../../http/openapi/shapes.js';
+import { aliased, failure, fields, FORM_OR_JSON, ok, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
+import { Component, Count, Id, Nullable, Shape } from '../../http/openapi/shapes.js';
 
 const regionFields = { id: Id(), code: Nullable(Type.String(), 'Administrative division code, e.g. 511602.'), name: Type.String() };
 
 /** A region as every route shows it (presentRegion). */
-export const Region = Shape(regionFields, { $id: 'Region', description: 'A region.' });
+export const Region = Component('Region', 'A region.', regionFields);
 
-export const RegionWithUsage = Shape(
-  {
-    ...regionFields,
-    permit_count: Count('Permits of the region (what blocks a deletion).'),
-    department_count: Count('Service departments of the region (what blocks a deletion).'),
-  },
-  { $id: 'RegionWithUsage', description: 'A region with what uses it.' },
-);
+export const RegionWithUsage = Component('RegionWithUsage', 'A region with what uses it.', {
+  ...regionFields,
+  permit_count: Count('Permits of the region (what blocks a deletion).'),
+  department_count: Count('Service departments of the region (what blocks a deletion).'),
+});
 
 /** The `region`/`region_id` request field of the region-scoped reads. */
 export const regionToken = (required: boolean) =>
@@ -27,28 +24,25 @@ const regionBody = fields({
 
 const params = pathParams({ region_id: 'The region id.' });
 
-export const regionDocs = routeDocs({
+export const regionDocs = routeDocs('regions', {
   list: {
-    tags: ['regions'],
     summary: 'Regions with their usage',
     description: "By id. Below grade 90 only the user's own region.",
     responses: { 200: ok('The regions.', Shape({ regions: Type.Array(RegionWithUsage) })) },
   },
   create: {
-    tags: ['regions'],
     summary: 'Create a region',
     bodyRequired: true,
     body: regionBody,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: { 200: ok('The new region.', Shape({ region: Region })), 400: failure('区域名称不能为空, 区域名称过长…, 区域名称已存在：…, 区域编码已存在：…') },
   },
   update: {
-    tags: ['regions'],
     summary: 'Rename a region or change its code',
     bodyRequired: true,
     params,
     body: regionBody,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok('The region as changed.', Shape({ region: Region })),
       400: failure('没有需要更新的字段, 区域名称不能为空, a name or code already used.'),
@@ -56,7 +50,6 @@ export const regionDocs = routeDocs({
     },
   },
   remove: {
-    tags: ['regions'],
     summary: 'Delete a region nothing uses',
     description: 'Its theme options go with it.',
     params,

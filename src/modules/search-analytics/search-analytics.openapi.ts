@@ -1,69 +1,66 @@
 import { Type } from '@sinclair/typebox';
 import { aliased, content, failure, fields, ok, routeDocs } from '../../http/openapi/route-doc.js';
-import { Count, Shape, Timestamp } from '../../http/openapi/shapes.js';
+import { Component, Count, Shape, Timestamp } from '../../http/openapi/shapes.js';
 import { XLSX_TYPE } from '../../http/attachment.js';
 import { CHANNELS } from '../query-log/query-log.js';
 
 const Question = Type.String({ description: 'The question as logged: normalised, personal data masked.' });
 
-export const SearchAnalytics = Shape(
-  {
-    range: Shape({
-      from: Type.String({ description: "First day, YYYY-MM-DD, in the service's time zone." }),
-      to: Type.String({ description: 'Last day, inclusive.' }),
-      utc_offset: Type.String({ description: "The service's time zone (UTC_OFFSET), e.g. +08:00: where its days begin." }),
+export const SearchAnalytics = Component('SearchAnalytics', 'What people asked the search in a time range (docs/search-analytics.md).', {
+  range: Shape({
+    from: Type.String({ description: "First day, YYYY-MM-DD, in the service's time zone." }),
+    to: Type.String({ description: 'Last day, inclusive.' }),
+    utc_offset: Type.String({ description: "The service's time zone (UTC_OFFSET), e.g. +08:00: where its days begin." }),
+  }),
+  totals: Shape({
+    questions: Count('Questions answered.'),
+    askers: Count('Distinct askers, counted per day (an address hashes differently each day).'),
+    no_match: Count('Questions answered with nothing.'),
+    no_match_rate: Type.Number({ minimum: 0, maximum: 1, description: 'no_match ÷ questions (0 without questions).' }),
+  }),
+  top: Type.Array(
+    Shape({
+      query: Question,
+      count: Count('Times asked.'),
+      askers: Count('Distinct askers.'),
+      no_match: Count('Times answered with nothing.'),
+      last_asked_at: Timestamp(),
     }),
-    totals: Shape({
-      questions: Count('Questions answered.'),
-      askers: Count('Distinct askers, counted per day (an address hashes differently each day).'),
-      no_match: Count('Questions answered with nothing.'),
-      no_match_rate: Type.Number({ minimum: 0, maximum: 1, description: 'no_match ÷ questions (0 without questions).' }),
+    { description: 'The questions asked most, most first.' },
+  ),
+  no_result: Type.Array(
+    Shape({
+      query: Question,
+      count: Count('Times answered with nothing.'),
+      askers: Count('Distinct askers.'),
+      no_match: Count('Same as count.'),
+      last_asked_at: Timestamp(),
     }),
-    top: Type.Array(
-      Shape({
-        query: Question,
-        count: Count('Times asked.'),
-        askers: Count('Distinct askers.'),
-        no_match: Count('Times answered with nothing.'),
-        last_asked_at: Timestamp(),
-      }),
-      { description: 'The questions asked most, most first.' },
-    ),
-    no_result: Type.Array(
-      Shape({
-        query: Question,
-        count: Count('Times answered with nothing.'),
-        askers: Count('Distinct askers.'),
-        no_match: Count('Same as count.'),
-        last_asked_at: Timestamp(),
-      }),
-      { description: 'The questions answered with nothing most often.' },
-    ),
-    refined: Type.Array(Shape({ query: Question, refined_to: Question, count: Count('Times an asker asked the second within a minute of the first.') }), {
-      description: 'Questions people rephrased at once: the same asker asked something else within a minute.',
+    { description: 'The questions answered with nothing most often.' },
+  ),
+  refined: Type.Array(Shape({ query: Question, refined_to: Question, count: Count('Times an asker asked the second within a minute of the first.') }), {
+    description: 'Questions people rephrased at once: the same asker asked something else within a minute.',
+  }),
+  daily: Type.Array(
+    Shape({
+      day: Type.String({ description: "YYYY-MM-DD, in the service's time zone." }),
+      total: Count('Questions that day.'),
+      no_match: Count('Of them answered with nothing.'),
+      channels: Shape({ page: Count('Public page.'), console: Count('Search console.'), assistant: Count('Assistant tool.'), api: Count('API.') }),
     }),
-    daily: Type.Array(
-      Shape({
-        day: Type.String({ description: "YYYY-MM-DD, in the service's time zone." }),
-        total: Count('Questions that day.'),
-        no_match: Count('Of them answered with nothing.'),
-        channels: Shape({ page: Count('Public page.'), console: Count('Search console.'), assistant: Count('Assistant tool.'), api: Count('API.') }),
-      }),
-      { description: 'Every day of the range, oldest first, days without questions included.' },
-    ),
-    slow: Type.Array(
-      Shape({
-        query: Question,
-        latency_ms: Type.Number({ minimum: 0 }),
-        asked_at: Timestamp(),
-        result_count: Count('Permits returned.'),
-        channel: Type.String(),
-      }),
-      { description: 'The slowest answers, slowest first.' },
-    ),
-  },
-  { $id: 'SearchAnalytics', description: 'What people asked the search in a time range (docs/search-analytics.md).' },
-);
+    { description: 'Every day of the range, oldest first, days without questions included.' },
+  ),
+  slow: Type.Array(
+    Shape({
+      query: Question,
+      latency_ms: Type.Number({ minimum: 0 }),
+      asked_at: Timestamp(),
+      result_count: Count('Permits returned.'),
+      channel: Type.String(),
+    }),
+    { description: 'The slowest answers, slowest first.' },
+  ),
+});
 
 const filters = (limit: string) =>
   fields({
@@ -76,16 +73,14 @@ const filters = (limit: string) =>
 
 const refused = failure('A date that is not YYYY-MM-DD, a range backwards or longer than 366 days, an unknown region or channel.');
 
-export const searchAnalyticsDocs = routeDocs({
+export const searchAnalyticsDocs = routeDocs('statistics', {
   report: {
-    tags: ['statistics'],
     summary: 'Search analytics from the query log',
     description: 'Administrators (grade ≥ 90) only.',
     querystring: filters('Rows per list; default 20, clamped to 1..100.'),
     responses: { 200: ok('The figures.', SearchAnalytics), 400: refused },
   },
   export: {
-    tags: ['statistics'],
     summary: 'Search analytics as a workbook',
     description: 'The same figures, one sheet a list (up to 1,000 rows each). Administrators (grade ≥ 90) only.',
     querystring: filters('Rows per list; default 1000, clamped to 1..1000.'),

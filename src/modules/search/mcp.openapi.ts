@@ -17,9 +17,8 @@ const JsonRpc = Type.Object(
 const description =
   "Model Context Protocol, streamable HTTP transport, stateless (docs/assistants.md). Tools: search_permits(query, region?), get_permit(region, permit), list_regions(), list_themes(), permits_of_theme(theme, region?). A caller's mistake in a tool's arguments is a tool result with `isError: true` and a Chinese text.";
 
-export const mcpDocs = routeDocs({
+export const mcpDocs = routeDocs('search', {
   post: {
-    tags: ['search'],
     summary: "The assistants' tools (MCP)",
     description: `${description} Send \`Accept: application/json, text/event-stream\`.`,
     body: JsonRpc,
@@ -32,6 +31,6 @@ export const mcpDocs = routeDocs({
       415: failure('MCP 请求的内容须为 JSON（Content-Type: application/json）'),
     },
   },
-  get: { tags: ['search'], summary: 'No server-sent stream: the endpoint is stateless', responses: { 405: failure('此端点为无状态 MCP 服务，只接受 POST') } },
-  delete: { tags: ['search'], summary: 'No session to end: the endpoint is stateless', responses: { 405: failure('此端点为无状态 MCP 服务，只接受 POST') } },
+  get: { summary: 'No server-sent stream: the endpoint is stateless', responses: { 405: failure('此端点为无状态 MCP 服务，只接受 POST') } },
+  delete: { summary: 'No session to end: the endpoint is stateless', responses: { 405: failure('此端点为无状态 MCP 服务，只接受 POST') } },
 });

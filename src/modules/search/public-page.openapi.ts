@@ -9,9 +9,8 @@ const regionFilter = Type.Optional(
   Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Region ids, codes or names (alias `region_id`; repeat for several).' }),
 );
 
-export const publicPageDocs = routeDocs({
+export const publicPageDocs = routeDocs('search', {
   suggest: {
-    tags: ['search'],
     summary: 'Suggestions as a person types (the public search page)',
     description: `Searchable permits' names, what people call them, and questions at least three different people asked and found answered; at most ${MAX_SUGGESTIONS}, matches at the start first. Blank input answers the popular questions.`,
     querystring: fields({
@@ -27,7 +26,6 @@ export const publicPageDocs = routeDocs({
     },
   },
   permits: {
-    tags: ['search'],
     summary: 'Searchable permits by id, with their risks (a shared notice)',
     description: 'Ids of permits that are hidden or gone are left out of the answer: the caller compares.',
     querystring: fields({ ids: Type.String({ description: `Permit ids, comma-separated, at most ${MAX_RESULTS}.` }) }),

@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { failure, fields, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
+import { failure, fields, FORM_OR_JSON, json, ok, okBody, pathParams, routeDocs } from '../../http/openapi/route-doc.js';
 import { Nullable, Shape } from '../../http/openapi/shapes.js';
 import { User } from '../accounts/accounts.openapi.js';
 import { Department } from '../departments/departments.presenter.js';
 
 const params = pathParams({ user_id: 'The user id.' });
 
-export const userDocs = routeDocs({
+export const userDocs = routeDocs('users', {
   list: {
-    tags: ['users'],
     summary: 'User accounts',
     querystring: fields({
       include_inactive: Type.Optional(Type.String({ default: 'true', description: 'Include inactive accounts: one of 1, true, yes, on; default true.' })),
@@ -16,14 +15,13 @@ export const userDocs = routeDocs({
     responses: { 200: ok('The users.', Shape({ users: Type.Array(User) })) },
   },
   create: {
-    tags: ['users'],
     summary: 'Create a user account',
     bodyRequired: true,
     description:
       'With a blank `service_department_id` the account is bound to the department whose code is the upper-cased ' +
       'username, created when there is none (named after `display_name`, else the username; graded by its depth). ' +
       'Account and department are written in one transaction.',
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok(
         'Created.',
@@ -34,12 +32,11 @@ export const userDocs = routeDocs({
     },
   },
   update: {
-    tags: ['users'],
     summary: 'Change a user account',
     bodyRequired: true,
     description: "A new password or a deactivation ends the user's sessions. The last active administrator cannot be demoted or deactivated.",
     params,
-    consumes: ['application/json', 'application/x-www-form-urlencoded'],
+    consumes: FORM_OR_JSON,
     responses: {
       200: ok('Changed.', Shape({ user: User }), Type.Literal('用户已更新')),
       400: failure('没有需要更新的字段, 不能停用当前登录的账号, 不能降级最后一个启用的超级管理员账号, a rejected value'),
@@ -47,7 +44,6 @@ export const userDocs = routeDocs({
     },
   },
   remove: {
-    tags: ['users'],
     summary: 'Delete a user account',
     params,
     responses: {

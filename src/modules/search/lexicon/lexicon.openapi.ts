@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { failure, fields, json, ok, routeDocs } from '../../../http/openapi/route-doc.js';
-import { Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../../http/openapi/shapes.js';
+import { Component, Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../../http/openapi/shapes.js';
 import { LEXICON_KINDS } from './lexicon.table.js';
 
 const Words = (description: string) => Type.Array(Type.String(), { description });
@@ -30,23 +30,20 @@ const kindFields = {
   hides: Type.Optional(PermitIds('curation: permits removed from the answer (at most 50).')),
 };
 
-export const LexiconEntry = Shape(
-  {
-    id: Id(),
-    kind,
-    kind_label: Type.String({ description: 'The kind in Chinese.' }),
-    region_id: Nullable(Id(), 'The region it belongs to; null: global.'),
-    region_name: Nullable(Type.String()),
-    ...kindFields,
-    permits: Type.Record(Type.String(), Type.String(), { description: 'curation: the names of its pinned and hidden permits, by id.' }),
-    note: Nullable(Type.String()),
-    created_by: Nullable(Type.String()),
-    created_at: Timestamp(),
-    updated_by: Nullable(Type.String()),
-    updated_at: Timestamp(),
-  },
-  { $id: 'LexiconEntry', description: "An administrator's entry of the search lexicon (docs/search-lexicon.md)." },
-);
+export const LexiconEntry = Component('LexiconEntry', "An administrator's entry of the search lexicon (docs/search-lexicon.md).", {
+  id: Id(),
+  kind,
+  kind_label: Type.String({ description: 'The kind in Chinese.' }),
+  region_id: Nullable(Id(), 'The region it belongs to; null: global.'),
+  region_name: Nullable(Type.String()),
+  ...kindFields,
+  permits: Type.Record(Type.String(), Type.String(), { description: 'curation: the names of its pinned and hidden permits, by id.' }),
+  note: Nullable(Type.String()),
+  created_by: Nullable(Type.String()),
+  created_at: Timestamp(),
+  updated_by: Nullable(Type.String()),
+  updated_at: Timestamp(),
+});
 
 export const EntryBody = Type.Object(
   {
@@ -66,29 +63,26 @@ export const EntryBody = Type.Object(
 );
 
 const Permit = { permit_id: Id(), name: Type.String() };
-export const LexiconPreview = Shape(
-  {
-    checked: Count('Distinct logged questions answered both ways.'),
-    changed: Count('Of them, answered differently.'),
-    asks: Count('How often the changed questions were asked.'),
-    askers: Count('By how many distinct askers (counted per day).'),
-    changes: Type.Array(
-      Shape({
-        query: Type.String(),
-        region_ids: Nullable(Type.Array(Id())),
-        asks: Count('Times asked.'),
-        askers: Count('Distinct askers.'),
-        before: Type.Array(Shape(Permit)),
-        after: Type.Array(Shape(Permit)),
-        entered: Type.Array(Shape({ ...Permit, rank: Type.Integer() })),
-        left: Type.Array(Shape({ ...Permit, rank: Type.Integer() })),
-        moved: Type.Array(Shape({ ...Permit, from: Type.Integer(), to: Type.Integer() })),
-      }),
-      { description: 'The changed questions asked most, first (at most 200).' },
-    ),
-  },
-  { $id: 'LexiconPreview', description: 'What a change of the lexicon does to the questions people asked last.' },
-);
+export const LexiconPreview = Component('LexiconPreview', 'What a change of the lexicon does to the questions people asked last.', {
+  checked: Count('Distinct logged questions answered both ways.'),
+  changed: Count('Of them, answered differently.'),
+  asks: Count('How often the changed questions were asked.'),
+  askers: Count('By how many distinct askers (counted per day).'),
+  changes: Type.Array(
+    Shape({
+      query: Type.String(),
+      region_ids: Nullable(Type.Array(Id())),
+      asks: Count('Times asked.'),
+      askers: Count('Distinct askers.'),
+      before: Type.Array(Shape(Permit)),
+      after: Type.Array(Shape(Permit)),
+      entered: Type.Array(Shape({ ...Permit, rank: Type.Integer() })),
+      left: Type.Array(Shape({ ...Permit, rank: Type.Integer() })),
+      moved: Type.Array(Shape({ ...Permit, from: Type.Integer(), to: Type.Integer() })),
+    }),
+    { description: 'The changed questions asked most, first (at most 200).' },
+  ),
+});
 
 /** A permit as a file names it: ids mean nothing in another database. */
 const PermitReference = Type.Object({
@@ -119,9 +113,8 @@ const LexiconFile = Type.Object(
 const refused = (what: string) => failure(`${what}: a clear Chinese message, nothing saved.`);
 const entryParam = fields({ entry_id: Id('The entry.') });
 
-export const lexiconDocs = routeDocs({
+export const lexiconDocs = routeDocs('search', {
   list: {
-    tags: ['search'],
     summary: "The administrators' search lexicon",
     querystring: fields({
       kind: Type.Optional(kind),
@@ -139,7 +132,6 @@ export const lexiconDocs = routeDocs({
     },
   },
   create: {
-    tags: ['search'],
     summary: 'Adds an entry; every instance applies it within a second',
     body: EntryBody,
     bodyRequired: true,
@@ -150,7 +142,6 @@ export const lexiconDocs = routeDocs({
     },
   },
   update: {
-    tags: ['search'],
     summary: 'Replaces an entry',
     body: EntryBody,
     bodyRequired: true,
@@ -163,7 +154,6 @@ export const lexiconDocs = routeDocs({
     },
   },
   remove: {
-    tags: ['search'],
     summary: 'Removes (reverts) an entry: what it changed returns to the bundled defaults',
     params: entryParam,
     responses: {
@@ -173,7 +163,6 @@ export const lexiconDocs = routeDocs({
     },
   },
   preview: {
-    tags: ['search'],
     summary: 'What a change would do to the questions asked last, before it is saved',
     body: Type.Object({
       action: Type.Optional(Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')], { description: 'Default create.' })),
@@ -190,12 +179,10 @@ export const lexiconDocs = routeDocs({
     },
   },
   export: {
-    tags: ['search'],
     summary: 'The lexicon as a file another district can import',
     responses: { 200: json('The file (a download), as the import takes it.', LexiconFile) },
   },
   import: {
-    tags: ['search'],
     summary: 'Adds the entries of an exported file, all or none',
     body: LexiconFile,
     responses: {
