@@ -1,15 +1,13 @@
-import { PostgresAdapter, type Kysely, type CreateTableBuilder } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
+import { createTableWithId, isPostgres } from './schema-kit.js';
 
-// Migrations never import application code: they see the database as Kysely<any>
-// and branch only where the DDL differs (ids, blobs).
+// Migrations never import application code (what they share is in schema-kit.ts): they see the
+// database as Kysely<any> and branch only where the DDL differs (ids, blobs).
 
 type Table = CreateTableBuilder<string, never>;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const blob = pg ? 'bytea' : 'blob';
-  const withId = (t: Table): Table =>
-    pg ? t.addColumn('id', 'serial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const blob = isPostgres(db) ? 'bytea' : 'blob';
   /** A risk's place in its list and its seven fields: `risks` and `snapshot_risks` hold the same. */
   const withRiskColumns = (t: Table): Table =>
     t
@@ -21,10 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('consequence', 'text')
       .addColumn('prevention', 'text')
       .addColumn('level', 'text');
-  const create = (name: string, withSerial = true) => {
-    const t = db.schema.createTable(name);
-    return withSerial ? withId(t) : t;
-  };
+  const create = (name: string, withSerial = true): Table => (withSerial ? createTableWithId(db, name) : db.schema.createTable(name));
 
   await create('regions')
     .addColumn('code', 'text', (c) => c.unique())

@@ -1,10 +1,9 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createTableWithId } from './schema-kit.js';
 
 /** The feed of data changes every instance follows to keep its search index fresh. */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const table = db.schema.createTable('data_changes');
-  await (pg ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await createTableWithId(db, 'data_changes')
     .addColumn('origin', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('permit_ids', 'text')

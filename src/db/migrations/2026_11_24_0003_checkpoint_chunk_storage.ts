@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './schema-kit.js';
 
 /**
  * PostgreSQL: checkpoint chunks are compressed already, so the server is told not to try
@@ -7,11 +8,11 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * setting.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(db)) return;
   await sql`alter table checkpoint_chunks alter column content set storage external`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(db)) return;
   await sql`alter table checkpoint_chunks alter column content set storage extended`.execute(db);
 }

@@ -1,10 +1,9 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createTableWithId } from './schema-kit.js';
 
 /** The query log and the salts of its askers' hashes (docs/query-log.md). */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const table = db.schema.createTable('query_log');
-  await (pg ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await createTableWithId(db, 'query_log')
     .addColumn('asked_at', 'text', (c) => c.notNull())
     .addColumn('query', 'text', (c) => c.notNull())
     .addColumn('region_ids', 'text')

@@ -1,10 +1,9 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createTableWithId } from './schema-kit.js';
 
 /** The administrators' synonyms, expansions, aliases and curation of search (docs/search-lexicon.md). */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const table = db.schema.createTable('search_lexicon');
-  await (pg ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+  await createTableWithId(db, 'search_lexicon')
     .addColumn('kind', 'text', (c) => c.notNull())
     // No foreign key: an entry of a region that is gone applies to nothing and stays listed.
     .addColumn('region_id', 'integer')

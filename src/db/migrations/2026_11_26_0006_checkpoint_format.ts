@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isPostgres } from './schema-kit.js';
 
 /**
  * The layout a checkpoint is stored in, which a restore checks before anything else. Checkpoints
@@ -6,7 +7,7 @@ import { PostgresAdapter, type Kysely } from 'kysely';
  * the rows cut into chunks with a header each, which is no longer read and is refused.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const existing = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg-row-chunks' : 'sqlite-image';
+  const existing = isPostgres(db) ? 'pg-row-chunks' : 'sqlite-image';
   await db.schema
     .alterTable('checkpoints')
     .addColumn('format', 'text', (c) => c.notNull().defaultTo(existing))
