@@ -46,7 +46,7 @@ export function readCreateDepartmentInput(body: Input): CreateDepartmentInput {
     parent_id: readString(body, 'parent_id'),
     region_id: readString(body, 'region_id'),
     description: readString(body, 'description') ?? null,
-    // Interface 4.4: integer, default 0, a non-numeric value becomes 0.
+    // An integer, default 0; a value that is not a number becomes 0.
     grade: checkGradeRange(readInt(body, 'grade', { def: 0 }), GRADE_RANGE_MESSAGE),
   };
 }

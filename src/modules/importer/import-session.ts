@@ -3,10 +3,10 @@ import type { Executor } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { ALL_REGIONS_GRADE, inScope, regionScope } from '../auth/data-scope.js';
-import type { RegionRow } from '../regions/regions.repository.js';
+import { findDepartmentById } from '../departments/departments.repository.js';
+import { findRegionById, type RegionRow } from '../regions/regions.repository.js';
 import type { PlanActor, PlanOptions } from './import-plan.types.js';
 import { findLiveSession, type ImportSessionHead } from './import-sessions.repository.js';
-import { findDepartmentWithRegion } from './import-state.repository.js';
 import { presentBoundDepartment, type BoundDepartment } from './importer.presenter.js';
 import { decodeParsed } from './parsed-codec.js';
 import type { ParsedWorkbook } from './parser/types.js';
@@ -39,9 +39,10 @@ export async function planActorFor(
   user: CurrentUser,
   session: ImportSessionHead,
 ): Promise<{ actor: PlanActor; department: BoundDepartment | null }> {
-  const dept = session.binding_mode === 'department' && session.department_id !== null ? await findDepartmentWithRegion(db, session.department_id) : undefined;
-  const department = dept ? presentBoundDepartment(dept) : null;
-  const bindingRegion = dept && dept.region_id !== null ? { id: dept.region_id, name: dept.region_name ?? '' } : null;
+  const dept = session.binding_mode === 'department' && session.department_id !== null ? await findDepartmentById(db, session.department_id) : undefined;
+  const region = dept?.region_id ? await findRegionById(db, dept.region_id) : undefined;
+  const department = dept ? presentBoundDepartment(dept, region) : null;
+  const bindingRegion = region ? { id: region.id, name: region.name } : null;
   return { actor: { scope: regionScope(user), canCreateRegions: user.grade >= ALL_REGIONS_GRADE, bindingRegion }, department };
 }
 

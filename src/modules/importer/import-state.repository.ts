@@ -67,12 +67,3 @@ export async function loadRegionThemeOptions(db: Executor, regionIds: number[]) 
     .orderBy('t.name')
     .execute();
 }
-
-export function findDepartmentWithRegion(db: Executor, id: number) {
-  return db
-    .selectFrom('service_departments as d')
-    .leftJoin('regions as r', 'r.id', 'd.region_id')
-    .select(['d.id', 'd.name', 'd.region_id', 'r.name as region_name'])
-    .where('d.id', '=', id)
-    .executeTakeFirst();
-}

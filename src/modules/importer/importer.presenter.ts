@@ -71,8 +71,8 @@ export function presentPreview(plan: ImportPlan, themeOptions: ThemeOptions) {
 }
 
 /** A bound department's row as the session description names it. */
-export function presentBoundDepartment(d: { id: number; name: string; region_id: number | null; region_name: string | null }): BoundDepartment {
-  return { id: String(d.id), name: d.name, region_id: recordIdText(d.region_id), region_name: d.region_name ?? null };
+export function presentBoundDepartment(d: { id: number; name: string; region_id: number | null }, region: { name: string } | undefined): BoundDepartment {
+  return { id: String(d.id), name: d.name, region_id: recordIdText(d.region_id), region_name: region?.name ?? null };
 }
 
 /** The theme options a preview offers: the catalog, and each region's options by region name. */

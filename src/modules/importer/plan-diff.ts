@@ -1,5 +1,5 @@
 import type { ParsedPermit, ParsedRisk } from './parser/types.js';
-import { RISK_FIELD_NAMES, type RiskFields } from '../permits/risk.schema.js';
+import { RISK_FIELD_NAMES, RISK_TEXT_NAMES, type RiskFields } from '../permits/risk.schema.js';
 import type { ExistingPermit, PermitFields } from './import-plan.types.js';
 
 /** Blank text is stored as null, so '' in a cell and NULL in the database compare equal. */
@@ -10,15 +10,9 @@ export function text(v: string | null | undefined): string | null {
 }
 
 export function riskFieldsOf(r: ParsedRisk): RiskFields {
-  return {
-    risk_type: text(r.riskType),
-    title: text(r.title) ?? '',
-    description: text(r.description),
-    legal_basis: text(r.legalBasis),
-    consequence: text(r.consequence),
-    prevention: text(r.prevention),
-    level: text(r.level),
-  };
+  const fields = {} as Record<keyof RiskFields, string | null>;
+  for (const [name, textName] of RISK_TEXT_NAMES) fields[name] = text(r[textName]);
+  return { ...fields, title: fields.title ?? '' };
 }
 
 export function permitFieldsOf(p: ParsedPermit, visible: boolean): PermitFields {

@@ -3,7 +3,7 @@ import { badRequest, forbidden } from '../../http/errors.js';
 import { parseRecordId } from '../../http/record-id.js';
 import type { CurrentUser } from '../auth/current-user.js';
 import { ALL_REGIONS_GRADE } from '../auth/data-scope.js';
-import { findDepartmentWithRegion } from './import-state.repository.js';
+import { findDepartmentById } from '../departments/departments.repository.js';
 
 export type BindingMode = 'auto' | 'department';
 
@@ -37,11 +37,11 @@ export async function uploadBinding(db: Executor, user: CurrentUser, fields: Rec
   }
   if (rawMode !== 'department') return { mode: 'auto', departmentId: null };
   if (departmentId === null) throw badRequest('binding_mode 为 department 时必须提供 department_id');
-  if (!(await findDepartmentWithRegion(db, departmentId))) throw badRequest(`部门不存在：${departmentId}`);
+  if (!(await findDepartmentById(db, departmentId))) throw badRequest(`部门不存在：${departmentId}`);
   return { mode: 'department', departmentId };
 }
 
-/** Interface 4.7: role `admin` re-imports unbound; anyone else into its own department, which it must have. */
+/** A re-import: role `admin` re-imports unbound; anyone else into its own department, which it must have. */
 export function reimportBinding(user: CurrentUser): Binding {
   if (user.role === 'admin') return { mode: 'auto', departmentId: null };
   if (!user.department) throw forbidden('该账号未绑定服务部门,无法执行重新导入');
