@@ -105,24 +105,15 @@ export async function replacePermitLinks(db: Executor, permitId: number, themeId
 
 export async function replaceThemeLinks(db: Executor, permitId: number, themeIds: number[]): Promise<void> {
   await db.deleteFrom('permit_themes').where('permit_id', '=', permitId).execute();
-  const themes = [...new Set(themeIds)];
-  if (themes.length > 0) {
-    await db
-      .insertInto('permit_themes')
-      .values(themes.map((theme_id) => ({ permit_id: permitId, theme_id })))
-      .execute();
-  }
+  const rows = [...new Set(themeIds)].map((theme_id) => ({ permit_id: permitId, theme_id }));
+  if (rows.length > 0) await db.insertInto('permit_themes').values(rows).execute();
 }
 
+/** The departments' order is their position (a repeated id keeps its first place). */
 export async function replaceDepartmentLinks(db: Executor, permitId: number, departmentIds: number[]): Promise<void> {
   await db.deleteFrom('permit_approval_departments').where('permit_id', '=', permitId).execute();
-  const depts = [...new Set(departmentIds)];
-  if (depts.length > 0) {
-    await db
-      .insertInto('permit_approval_departments')
-      .values(depts.map((approval_department_id, position) => ({ permit_id: permitId, approval_department_id, position })))
-      .execute();
-  }
+  const rows = [...new Set(departmentIds)].map((approval_department_id, position) => ({ permit_id: permitId, approval_department_id, position }));
+  if (rows.length > 0) await db.insertInto('permit_approval_departments').values(rows).execute();
 }
 
 /** The themes of each of the given permits, by name. */

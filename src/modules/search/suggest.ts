@@ -35,12 +35,12 @@ interface Candidate extends Suggestion {
 export const MAX_SUGGESTIONS = 8;
 /** Typed text longer than this is a question being written, not a name being looked up. */
 export const MAX_SUGGEST_INPUT = 50;
-/** A question is suggested once this many different people asked it on one day and found permits. */
-const MIN_ASKERS = 3;
-const POPULAR_DAYS = 30;
-const POPULAR_KEPT = 300;
-const POPULAR_LONGEST = 30;
-const POPULAR_REFRESH_MS = 10 * 60_000;
+/**
+ * Popular questions: one is suggested once `minAskers` different people asked it on one day and
+ * found permits, within the last `days`; the `kept` most asked of at most `longest` characters,
+ * read again every `refreshMs`.
+ */
+const POPULAR = { minAskers: 3, days: 30, kept: 300, longest: 30, refreshMs: 10 * 60_000 };
 
 const KIND_ORDER: Record<SuggestionKind, number> = { permit: 0, alias: 1, phrase: 2, question: 3 };
 
@@ -125,19 +125,19 @@ export class Suggester {
 
   /** Reads the popular questions again when they are older than the refresh period, off the request. */
   private refreshPopular(): void {
-    if (this.refreshing || this.ctx.now() - this.popularAt < POPULAR_REFRESH_MS || this.ctx.config.queryLogDays === 0) return;
-    const from = new Date(this.ctx.now() - POPULAR_DAYS * 86_400_000).toISOString();
+    if (this.refreshing || this.ctx.now() - this.popularAt < POPULAR.refreshMs || this.ctx.config.queryLogDays === 0) return;
+    const from = new Date(this.ctx.now() - POPULAR.days * 86_400_000).toISOString();
     const query = {
       fromIso: from,
-      minAskers: MIN_ASKERS,
-      limit: POPULAR_KEPT,
+      minAskers: POPULAR.minAskers,
+      limit: POPULAR.kept,
       offsetMinutes: this.ctx.config.utcOffsetMinutes,
       postgres: this.ctx.dbh.kind === 'postgres',
     };
     this.refreshing = popularQuestions(this.ctx.readDb, query)
       .then((rows) => {
         this.popularByCount = rows
-          .filter((r) => r.query.length <= POPULAR_LONGEST && !r.query.includes('['))
+          .filter((r) => r.query.length <= POPULAR.longest && !r.query.includes('['))
           .map((r) => ({
             text: r.query,
             kind: 'question' as const,

@@ -1,4 +1,4 @@
-import { FIELD_BITS, FIELD_COUNT, Field, KNOWLEDGE_SPACES } from './ranking-params.js';
+import { FIELD_BITS, FIELD_COUNT, KNOWLEDGE_SPACES, TextField, type Field } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
 import { normalizeText } from './normalize.js';
 import { cutForSearch, cutWords } from './segmenter.js';
@@ -30,7 +30,7 @@ interface BodyKeys {
 }
 
 // A local copy: the per-bigram path must not read an imported binding (slow in optimised code).
-const RISK_BODY = Field.RiskBody;
+const RISK_BODY = TextField.RiskBody;
 const BITS = FIELD_BITS;
 
 /** Short fields repeat across regions and imports: their analysis is memoised up to this size. */
@@ -99,22 +99,22 @@ export class DocAnalyzer {
     this.pairCount = 0;
     lengths.fill(0);
     const name = this.short(doc.name, true);
-    for (const id of name.ids) this.emit(id, Field.Name);
-    for (const id of name.pinyinIds) this.emit(id, Field.Pinyin);
-    lengths[Field.Name] = lengths[Field.Pinyin] = name.length;
+    for (const id of name.ids) this.emit(id, TextField.Name);
+    for (const id of name.pinyinIds) this.emit(id, TextField.Pinyin);
+    lengths[TextField.Name] = lengths[TextField.Pinyin] = name.length;
     if (doc.code) {
-      this.emit(this.dict.intern(normalizeText(doc.code).replace(/ +/g, '')), Field.Code);
-      lengths[Field.Code] = 1;
+      this.emit(this.dict.intern(normalizeText(doc.code).replace(/ +/g, '')), TextField.Code);
+      lengths[TextField.Code] = 1;
     }
-    lengths[Field.Theme] = this.shortList(
+    lengths[TextField.Theme] = this.shortList(
       doc.themes.map((t) => t.name),
-      Field.Theme,
+      TextField.Theme,
     );
-    lengths[Field.Dept] = this.shortList(doc.approvalDepartments, Field.Dept);
-    lengths[Field.DeptAlias] = this.shortList(doc.approvalDepartments.flatMap(departmentNicknames), Field.DeptAlias);
-    lengths[Field.RiskTitle] = this.shortList(
+    lengths[TextField.Dept] = this.shortList(doc.approvalDepartments, TextField.Dept);
+    lengths[TextField.DeptAlias] = this.shortList(doc.approvalDepartments.flatMap(departmentNicknames), TextField.DeptAlias);
+    lengths[TextField.RiskTitle] = this.shortList(
       doc.risks.map((r) => r.title),
-      Field.RiskTitle,
+      TextField.RiskTitle,
     );
     let bodyLen = 0;
     for (const r of doc.risks) {
@@ -124,7 +124,7 @@ export class DocAnalyzer {
       if (r.prevention) bodyLen += this.body(r.prevention);
       if (r.riskType) bodyLen += this.body(r.riskType);
     }
-    lengths[Field.RiskBody] = bodyLen;
+    lengths[TextField.RiskBody] = bodyLen;
     this.knowledgeKeys = this.knowledge(doc.name, this.aliasesOf(doc));
   }
 

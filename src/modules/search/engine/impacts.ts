@@ -1,4 +1,4 @@
-import { FIELD_B, FIELD_BITS, FIELD_COUNT, FIELD_REF_LENGTH, FIELD_WEIGHT, Field, P } from './ranking-params.js';
+import { FIELD_B, FIELD_BITS, FIELD_COUNT, FIELD_REF_LENGTH, FIELD_WEIGHT, KNOWLEDGE_SPACES, P, TextField } from './ranking-params.js';
 import { ensureCapacity } from './typed-arrays.js';
 import type { DocAnalyzer } from './doc-analyzer.js';
 import type { TermDict } from './term-dict.js';
@@ -22,8 +22,8 @@ const FIELD_MASK = (1 << FIELD_BITS) - 1;
  * department, is mentioned by the permit rather than what it is about.
  */
 const TELLING = new Uint8Array(FIELD_COUNT);
-for (const f of [Field.Name, Field.Code, Field.Theme, Field.RiskTitle, Field.Pinyin, Field.Alias, Field.Principal, Field.Supporting, Field.Question])
-  TELLING[f] = 1;
+for (const f of [TextField.Name, TextField.Code, TextField.Theme, TextField.RiskTitle, TextField.Pinyin]) TELLING[f] = 1;
+for (const { field } of KNOWLEDGE_SPACES) TELLING[field] = 1;
 
 /**
  * Turns one document into (term, impact) pairs. Impact is the BM25F saturated term frequency

@@ -4,13 +4,11 @@
  */
 
 /**
- * Indexed fields. The permit's own text (name, code, themes, departments and their nicknames,
- * risk titles and texts, the name's pinyin) shares one key space, scored as BM25F. The knowledge
- * fields (docs/search-knowledge.md) each have a key space of their own, so that a match says what
- * kind of evidence it is: a name people use, an activity the permit is the principal one for, an
- * activity it is also needed for, a question people ask about it.
+ * Indexed fields, numbered from 0 across both kinds (a field's number indexes FIELD_NAMES and the
+ * per-field tables below). The permit's own text (name, code, themes, departments and their
+ * nicknames, risk titles and texts, the name's pinyin) shares one key space, scored as BM25F.
  */
-export const enum Field {
+export const enum TextField {
   Name = 0,
   Code = 1,
   Theme = 2,
@@ -19,11 +17,19 @@ export const enum Field {
   RiskBody = 5,
   Pinyin = 6,
   DeptAlias = 7,
+}
+/**
+ * The knowledge fields (docs/search-knowledge.md) each have a key space of their own, so that a
+ * match says what kind of evidence it is: a name people use, an activity the permit is the
+ * principal one for, an activity it is also needed for, a question people ask about it.
+ */
+export const enum KnowledgeField {
   Alias = 8,
   Principal = 9,
   Supporting = 10,
   Question = 11,
 }
+export type Field = TextField | KnowledgeField;
 export const FIELD_COUNT = 12;
 /** Bits of the field in a (term, field) pair. */
 export const FIELD_BITS = 4;
@@ -57,10 +63,10 @@ export const FIELD_REF_LENGTH = [16, 1, 6, 12, 90, 1100, 16, 30, 1, 1, 1, 1];
 
 /** The key spaces: the permit's own text, and one per knowledge field (key prefix, field). */
 export const KNOWLEDGE_SPACES = [
-  { prefix: '=', field: Field.Alias, evidence: 'alias' },
-  { prefix: '+', field: Field.Principal, evidence: 'activity' },
-  { prefix: '-', field: Field.Supporting, evidence: 'supporting' },
-  { prefix: '?', field: Field.Question, evidence: 'question' },
+  { prefix: '=', field: KnowledgeField.Alias, evidence: 'alias' },
+  { prefix: '+', field: KnowledgeField.Principal, evidence: 'activity' },
+  { prefix: '-', field: KnowledgeField.Supporting, evidence: 'supporting' },
+  { prefix: '?', field: KnowledgeField.Question, evidence: 'question' },
 ] as const;
 export type Evidence = 'text' | (typeof KNOWLEDGE_SPACES)[number]['evidence'];
 

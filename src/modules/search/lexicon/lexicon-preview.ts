@@ -7,8 +7,8 @@ import { MAX_RESULTS } from '../search.service.js';
 import { rulesOf } from './lexicon.repository.js';
 import { proposedEntries, type LexiconChange } from './lexicon.service.js';
 
-export const PREVIEW_DEFAULT = 1000;
-export const PREVIEW_MAX = 5000;
+/** How many of the recent questions a preview answers (its `limit`). */
+export const PREVIEW_LIMIT = { def: 1000, min: 1, max: 5000 };
 /** Changed questions listed in full; the counts cover them all. */
 const SHOWN = 200;
 /** Questions answered between two yields to the event loop: a preview never holds up searches for long. */
@@ -16,11 +16,9 @@ const BATCH = 50;
 /**
  * A change of aliases is answered on the live index re-indexed for it and back in one
  * synchronous stretch (no request runs meanwhile, none sees it): the questions it answers are
- * limited to this much time.
+ * limited to `stretchMs`, and it may re-index at most `permits` permits (each twice, there and back).
  */
-const ALIAS_STRETCH_MS = 2000;
-/** Most permits an alias change previewed in place may re-index (each twice, there and back). */
-const ALIAS_PREVIEW_PERMITS = 5000;
+const ALIAS_IN_PLACE = { stretchMs: 2000, permits: 5000 };
 /** The log entries, last first, whose distinct questions a preview answers: its read stays bounded however long the log. */
 const LOG_WINDOW = 200_000;
 
@@ -129,15 +127,15 @@ export async function previewLexiconChange(
     } else {
       const toBefore = live.aliasChanges(beforeLexicon);
       const reach = Math.max(toBefore.length, live.aliasChanges(afterLexicon).length);
-      if (reach > ALIAS_PREVIEW_PERMITS)
-        throw badRequest(`这项别名改动涉及 ${reach} 个许可，超过预览上限 ${ALIAS_PREVIEW_PERMITS} 个；可以缩小名称模式后再预览`);
+      if (reach > ALIAS_IN_PLACE.permits)
+        throw badRequest(`这项别名改动涉及 ${reach} 个许可，超过预览上限 ${ALIAS_IN_PLACE.permits} 个；可以缩小名称模式后再预览`);
       const original = live.adminLexicon;
       const was: Permit[][] = [];
       const started = performance.now();
       try {
         live.setLexicon(beforeLexicon, toBefore);
         for (const q of questions) {
-          if (performance.now() - started > ALIAS_STRETCH_MS / 2) break;
+          if (performance.now() - started > ALIAS_IN_PLACE.stretchMs / 2) break;
           was.push(answer(beforeLexicon, q));
         }
         live.setLexicon(afterLexicon);

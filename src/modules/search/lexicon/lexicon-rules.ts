@@ -23,11 +23,8 @@ export interface LexiconInput {
 
 export const MAX_WORD = 50;
 export const MAX_ENTRIES = 10_000;
-/** Most words one entry lists, and most permits a curation pins or hides: an entry is a rule, not a list. */
-const MAX_WORDS = 50;
-const MAX_PINS = 20;
-const MAX_HIDES = 50;
-const MAX_NOTE = 200;
+/** Most words one entry lists, most permits a curation pins or hides (an entry is a rule, not a list), longest note. */
+const ENTRY_LIMITS = { words: 50, pins: 20, hides: 50, note: 200 };
 /** Chinese characters (as the engine's normaliser classes them), or letters and digits. */
 const CJK_WORD = /^[\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/;
 const LATIN_WORD = /^[a-z0-9]+$/;
@@ -63,7 +60,7 @@ function readList(raw: unknown): unknown[] {
   throw badRequest('列表格式不正确');
 }
 
-function readWords(raw: unknown, what: string, max = MAX_WORDS): string[] {
+function readWords(raw: unknown, what: string, max = ENTRY_LIMITS.words): string[] {
   const items = readList(raw);
   if (items.length > max) throw badRequest(`${what}最多 ${max} 个`);
   return [...new Set(items.map((w) => readWord(w, what)))];
@@ -112,8 +109,8 @@ function readBody(kind: LexiconKind, input: Record<string, unknown>): LexiconBod
       const phrase = readWord(input.phrase, '问题', true);
       const match = input.match ?? 'exact';
       if (match !== 'exact' && match !== 'contains') throw badRequest('匹配方式必须是 exact（完全相同）或 contains（包含）');
-      const pins = readPermitIds(input.pins, '置顶', MAX_PINS);
-      const hides = readPermitIds(input.hides, '隐藏', MAX_HIDES);
+      const pins = readPermitIds(input.pins, '置顶', ENTRY_LIMITS.pins);
+      const hides = readPermitIds(input.hides, '隐藏', ENTRY_LIMITS.hides);
       if (pins.length + hides.length === 0) throw badRequest('请至少置顶或隐藏一个许可');
       if (pins.some((p) => hides.includes(p))) throw badRequest('同一许可不能既置顶又隐藏');
       return { kind, phrase, match, pins, hides };
@@ -136,7 +133,7 @@ export function readLexiconInput(raw: unknown): LexiconInput {
     if (regionId === null) throw badRequest('区域编号不正确');
   }
   const note = typeof input.note === 'string' && input.note.trim() !== '' ? input.note.trim() : null;
-  if (note !== null && note.length > MAX_NOTE) throw badRequest(`备注不能超过 ${MAX_NOTE} 个字符`);
+  if (note !== null && note.length > ENTRY_LIMITS.note) throw badRequest(`备注不能超过 ${ENTRY_LIMITS.note} 个字符`);
   return { body: readBody(kind as LexiconKind, input), regionId, note };
 }
 

@@ -6,7 +6,7 @@ import type { SearchIndexHolder } from '../search-index.service.js';
 import { parseRecordId } from '../../../http/record-id.js';
 import { JSON_FILE_TYPE, sendAttachment } from '../../../http/attachment.js';
 import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
-import { previewLexiconChange, PREVIEW_DEFAULT, PREVIEW_MAX } from './lexicon-preview.js';
+import { previewLexiconChange, PREVIEW_LIMIT } from './lexicon-preview.js';
 import type { LexiconRow } from './lexicon.repository.js';
 import { lexiconDocs } from './lexicon.openapi.js';
 import { presentLexiconEntry } from '../search.presenter.js';
@@ -99,7 +99,7 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     const action = input.action ?? 'create';
     if (action !== 'create' && action !== 'update' && action !== 'delete') throw badRequest('预览的操作必须是 create、update 或 delete');
     const change = readLexiconChange(action, input.entry_id, input.entry);
-    const limit = readInt(input, 'limit', { def: PREVIEW_DEFAULT, min: 1, max: PREVIEW_MAX });
+    const limit = readInt(input, 'limit', PREVIEW_LIMIT);
     return { success: true, data: await previewLexiconChange(ctx, holder, req.user!, change, limit) };
   });
 
