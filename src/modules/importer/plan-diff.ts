@@ -1,5 +1,5 @@
 import type { ParsedPermit, ParsedRisk } from './parser/types.js';
-import { RISK_FIELD_NAMES, RISK_TEXT_NAMES, type RiskFields } from '../permits/risk.schema.js';
+import { RISK_FIELD_NAMES, type RiskFields } from '../permits/risk.schema.js';
 import type { ExistingPermit, PermitFields } from './import-plan.types.js';
 
 /** Blank text is stored as null, so '' in a cell and NULL in the database compare equal. */
@@ -9,21 +9,22 @@ export function text(v: string | null | undefined): string | null {
   return t === '' ? null : t;
 }
 
+/** Written out field by field: this runs once per risk row of a workbook. */
 export function riskFieldsOf(r: ParsedRisk): RiskFields {
-  const fields = {} as Record<keyof RiskFields, string | null>;
-  for (const [name, textName] of RISK_TEXT_NAMES) fields[name] = text(r[textName]);
-  return { ...fields, title: fields.title ?? '' };
+  return {
+    risk_type: text(r.riskType),
+    title: text(r.title) ?? '',
+    description: text(r.description),
+    legal_basis: text(r.legalBasis),
+    consequence: text(r.consequence),
+    prevention: text(r.prevention),
+    level: text(r.level),
+  };
 }
 
 export function permitFieldsOf(p: ParsedPermit, visible: boolean): PermitFields {
-  return {
-    code: text(p.code),
-    name: text(p.name) ?? '',
-    implementation_level: text(p.implementationLevel),
-    internal_contact: text(p.internalContact),
-    contact_info: text(p.contactInfo),
-    visible,
-  };
+  const [code, implementation_level, internal_contact, contact_info] = [p.code, p.implementationLevel, p.internalContact, p.contactInfo].map(text);
+  return { code, name: text(p.name) ?? '', implementation_level, internal_contact, contact_info, visible };
 }
 
 export function departmentsOf(p: ParsedPermit): string[] {

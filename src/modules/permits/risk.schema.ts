@@ -55,6 +55,3 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${
 
 /** The seven fields under their camelCase names, as the import's parser and the search engine hold a risk. */
 export type RiskTexts = { [K in keyof RiskFields as CamelCase<K>]: RiskFields[K] };
-
-/** Each field's name with its camelCase name, for code that reads RiskTexts field by field. */
-export const RISK_TEXT_NAMES = RISK_FIELD_NAMES.map((name) => [name, name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()) as keyof RiskTexts] as const);
