@@ -8,26 +8,15 @@
 import ExcelJS from 'exceljs';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
 import { COLUMNS } from '../src/modules/importer/parser/columns.js';
-import { benchParseLimits } from './import-run.js';
+import { benchParseLimits, riskPhrase } from './import-run.js';
 
 const RISK_ROWS = Number(process.argv[2] ?? 50_000);
 const RUNS = Number(process.argv[3] ?? 5);
 const RISKS_PER_PERMIT = 4;
 
-const PHRASES = [
-  '未取得许可擅自经营',
-  '提交虚假材料申请许可',
-  '超出许可范围从事经营活动',
-  '出租出借许可证件',
-  '未按规定办理变更手续',
-  '场所条件不符合许可要求',
-  '从业人员未取得相应资格',
-  '未建立安全管理制度',
-];
-
 function text(seed: number, parts: number): string {
   let out = '';
-  for (let i = 0; i < parts; i++) out += PHRASES[(seed + i * 3) % PHRASES.length] + (i % 2 ? '；' : '，');
+  for (let i = 0; i < parts; i++) out += riskPhrase(seed + i * 3) + (i % 2 ? '；' : '，');
   return out;
 }
 

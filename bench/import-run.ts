@@ -18,6 +18,19 @@ export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [out, Number(process.hrtime.bigint() - start) / 1e6];
 }
 
+const PHRASES = [
+  '未取得许可擅自经营',
+  '提交虚假材料申请许可',
+  '超出许可范围从事经营活动',
+  '出租出借许可证件',
+  '未按规定办理变更手续',
+  '场所条件不符合许可要求',
+  '从业人员未取得相应资格',
+  '未建立安全管理制度',
+];
+/** Risk texts of the generated workbooks: the `seed`th of a few phrases such lists use. */
+export const riskPhrase = (seed: number) => PHRASES[seed % PHRASES.length];
+
 export const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /**

@@ -24,23 +24,13 @@ import ExcelJS from 'exceljs';
 import { COLUMNS } from '../src/modules/importer/parser/columns.js';
 import { ParseWorkers } from '../src/modules/importer/parse-workers.js';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
-import { BENCH_SETTINGS, benchParseLimits, peakRssMb, runImport, timed } from './import-run.js';
+import { BENCH_SETTINGS, benchParseLimits, peakRssMb, riskPhrase, runImport, timed } from './import-run.js';
 
 const RISKS_PER_PERMIT = 5;
 const SHEETS = 5;
 const THEMES = ['开办餐饮店', '建设工程施工', '道路运输经营', '举办大型活动'];
-const PHRASES = [
-  '未取得许可擅自经营',
-  '提交虚假材料申请许可',
-  '超出许可范围从事经营活动',
-  '出租出借许可证件',
-  '未按规定办理变更手续',
-  '场所条件不符合许可要求',
-  '从业人员未取得相应资格',
-  '未建立安全管理制度',
-];
 
-const phrase = (seed: number, parts: number) => Array.from({ length: parts }, (_, i) => PHRASES[(seed + i * 3) % PHRASES.length]).join('，');
+const phrase = (seed: number, parts: number) => Array.from({ length: parts }, (_, i) => riskPhrase(seed + i * 3)).join('，');
 
 /** Streams the workbook to disk: every permit column filled on its first row, blank below. */
 async function generateWorkbook(path: string, riskRows: number): Promise<void> {

@@ -4,6 +4,7 @@ import { createTestDatabase, openMigrated, testDialects, type TestDatabase } fro
 import type { DatabaseHandle } from './connect.js';
 import { migrateToLatest } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { blankRisk } from '../../test/helpers/permit-row.js';
 
 interface ColumnInfo {
   table: string;
@@ -107,17 +108,7 @@ describe('migrations', () => {
       await expect(
         h.db
           .insertInto('risks')
-          .values({
-            permit_id: 999999,
-            position: 1,
-            title: 'x',
-            risk_type: null,
-            description: null,
-            legal_basis: null,
-            consequence: null,
-            prevention: null,
-            level: null,
-          })
+          .values({ permit_id: 999999, position: 1, ...blankRisk('x') })
           .execute(),
       ).rejects.toThrow();
     }

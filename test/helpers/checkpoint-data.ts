@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../../src/db/connect.js';
 import type { DB } from '../../src/db/database.js';
 import { compressPiece, decompressPiece, type TableStat } from '../../src/modules/checkpoints/checkpoint-store.js';
 import { COVERED_TABLES } from '../../src/modules/checkpoints/checkpoint-tables.js';
+import { blankRisk } from './permit-row.js';
 
 // Test data for the checkpoint suites: a small but complete catalogue touching every covered
 // table, with the awkward values a copy must carry unchanged (nulls, quotes, emoji, binary).
@@ -163,17 +164,7 @@ export async function seedSmallDataset(db: DB): Promise<SmallDataset> {
   );
   await db
     .insertInto('snapshot_risks')
-    .values({
-      snapshot_permit_id: snapPermit,
-      position: 0,
-      risk_type: null,
-      title: '旧风险',
-      description: null,
-      legal_basis: null,
-      consequence: null,
-      prevention: null,
-      level: null,
-    })
+    .values({ snapshot_permit_id: snapPermit, position: 0, ...blankRisk('旧风险') })
     .execute();
   await db
     .insertInto('app_meta')
@@ -207,17 +198,7 @@ export async function changeDataset(db: DB, data: SmallDataset): Promise<void> {
   await db.insertInto('regions').values({ code: '999999', name: '新区域', created_at: T }).execute();
   await db
     .insertInto('risks')
-    .values({
-      permit_id: data.permits[2],
-      position: 9,
-      risk_type: null,
-      title: '新增风险',
-      description: null,
-      legal_basis: null,
-      consequence: null,
-      prevention: null,
-      level: null,
-    })
+    .values({ permit_id: data.permits[2], position: 9, ...blankRisk('新增风险') })
     .execute();
   await db.deleteFrom('permit_files').execute();
   await db.deleteFrom('app_meta').where('key', '=', 'template').execute();
@@ -261,13 +242,7 @@ async function withStoredTable<T>(
   const row = await dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', checkpointId).executeTakeFirstOrThrow();
   const stats = JSON.parse(row.table_stats) as TableStat[];
   const stat = stats.find((s) => s.table === table)!;
-  const chunks = await dbh.db
-    .selectFrom('checkpoint_chunks')
-    .select('content')
-    .where('checkpoint_id', '=', checkpointId)
-    .where('table_name', '=', table)
-    .orderBy('chunk_index')
-    .execute();
+  const chunks = await storedChunks(dbh.db, checkpointId, table);
   const client = await dbh.pool!.connect();
   try {
     await client.query(`create temporary table ${q(table)} (${stat.columns!.map((c, i) => `${q(c)} ${q(stat.types![i])}`).join(', ')})`);
@@ -292,6 +267,17 @@ async function withStoredTable<T>(
     await client.query(`drop table if exists pg_temp.${q(table)}`);
     client.release();
   }
+}
+
+/** A checkpoint's stored chunks of one table, in order. */
+export function storedChunks(db: DB, checkpointId: number, table: string) {
+  return db
+    .selectFrom('checkpoint_chunks')
+    .select(['id', 'chunk_index', 'content'])
+    .where('checkpoint_id', '=', checkpointId)
+    .where('table_name', '=', table)
+    .orderBy('chunk_index')
+    .execute();
 }
 
 /** The rows a checkpoint holds for one table (column name → value). */

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { PermitsTable } from '../../src/modules/permits/permits.table.js';
+import type { RiskFields } from '../../src/modules/permits/risk.schema.js';
 
 /** A permits row for a test that inserts one directly: what it names, the rest blank and visible. */
 export function permitRow(regionId: number, code: string, name: string, rest: Partial<Insertable<PermitsTable>> = {}): Insertable<PermitsTable> {
@@ -16,4 +17,9 @@ export function permitRow(regionId: number, code: string, name: string, rest: Pa
     updated_at: 'x',
     ...rest,
   };
+}
+
+/** A risk's seven fields for a test that inserts one directly: its title and what it names, the rest blank. */
+export function blankRisk(title: string, rest: Partial<RiskFields> = {}): RiskFields {
+  return { risk_type: null, title, description: null, legal_basis: null, consequence: null, prevention: null, level: null, ...rest };
 }

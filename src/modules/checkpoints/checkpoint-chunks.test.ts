@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openMigrated, testDialects, type TestDatabase } from '../../../test/helpers/databases.js';
-import { ALL_BYTES, dumpCoveredTables, seedSmallDataset } from '../../../test/helpers/checkpoint-data.js';
+import { ALL_BYTES, dumpCoveredTables, seedSmallDataset, storedChunks } from '../../../test/helpers/checkpoint-data.js';
 import type { DatabaseHandle } from '../../db/connect.js';
 import { compressPiece, decompressPiece, type CheckpointStore, type TableStat } from './checkpoint-store.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
@@ -57,13 +57,7 @@ describe.each(testDialects())('chunks of a few bytes on %s', (dialect) => {
     const stats = await store.verify(id);
     expect(stats.map((s) => [s.table, s.rows])).toEqual(COVERED_TABLES.map((t) => [t.name, state[t.name].length]));
     for (const { table, chunks } of stats) {
-      const stored = await dbh.db
-        .selectFrom('checkpoint_chunks')
-        .select('content')
-        .where('checkpoint_id', '=', id)
-        .where('table_name', '=', table)
-        .orderBy('chunk_index')
-        .execute();
+      const stored = await storedChunks(dbh.db, id, table);
       const sizes = await Promise.all(stored.map(async (c) => (await decompressPiece(c.content)).length));
       expect(sizes.length, table).toBe(chunks);
       expect(

@@ -14,9 +14,10 @@ import {
   editCheckpointImage,
   editCheckpointTable,
   seedSmallDataset,
+  storedChunks,
   type SmallDataset,
 } from '../../../test/helpers/checkpoint-data.js';
-import { permitRow } from '../../../test/helpers/permit-row.js';
+import { blankRisk, permitRow } from '../../../test/helpers/permit-row.js';
 
 const RISKS_PER_PERMIT = 3;
 
@@ -31,19 +32,7 @@ async function writePermit(db: DB, regionId: number, n: number, pause: () => Pro
     await pause();
     await trx
       .insertInto('risks')
-      .values(
-        Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
-          permit_id: id,
-          position,
-          risk_type: null,
-          title: `风险 ${position}`,
-          description: null,
-          legal_basis: null,
-          consequence: null,
-          prevention: null,
-          level: null,
-        })),
-      )
+      .values(Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({ permit_id: id, position, ...blankRisk(`风险 ${position}`) })))
       .execute();
   });
 }
@@ -63,6 +52,16 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   const post = (path: string, payload: object = {}) =>
     t.app.inject({ method: 'POST', url: `${API}/admin/checkpoints${path}`, payload, headers: { cookie: admin } });
   const create = async () => Number((await post('')).json().data.checkpoint_id);
+  /** Makes a checkpoint's statistics claim one `risks` row more than it stores. */
+  async function claimOneMoreRisk(id: number) {
+    const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
+    const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
+    await t.dbh.db
+      .updateTable('checkpoints')
+      .set({ table_stats: JSON.stringify(stats) })
+      .where('id', '=', id)
+      .execute();
+  }
   const chunkOf = (id: number, table: string) => t.dbh.db.updateTable('checkpoint_chunks').where('checkpoint_id', '=', id).where('table_name', '=', table);
   const checkpointCount = async () => (await t.dbh.db.selectFrom('checkpoints').select('id').execute()).length;
 
@@ -173,13 +172,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
 
   it('reports row counts that do not match the statistics', async () => {
     const id = await create();
-    const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
-    const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
-    await t.dbh.db
-      .updateTable('checkpoints')
-      .set({ table_stats: JSON.stringify(stats) })
-      .where('id', '=', id)
-      .execute();
+    await claimOneMoreRisk(id);
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
     const body = await failingRestore(id, { create_auto_backup: false });
     expect(body.data.errors).toEqual([expect.stringMatching(/^risks: \d+ rows restored, \d+ expected$/)]);
@@ -187,13 +180,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
 
   it('reports a missing chunk, leaving every table unchanged', async () => {
     const id = await create();
-    const last = await t.dbh.db
-      .selectFrom('checkpoint_chunks')
-      .select(['id', 'chunk_index'])
-      .where('checkpoint_id', '=', id)
-      .where('table_name', '=', 'risks')
-      .orderBy('chunk_index', 'desc')
-      .executeTakeFirstOrThrow();
+    const last = (await storedChunks(t.dbh.db, id, 'risks')).at(-1)!;
     await t.dbh.db.deleteFrom('checkpoint_chunks').where('id', '=', last.id).execute();
     await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[1]).execute();
     const body = await failingRestore(id, { create_auto_backup: false });
@@ -203,13 +190,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
   if (dialect === 'sqlite')
     it('reports a database image cut short, leaving every table unchanged', async () => {
       const id = await create();
-      const last = await t.dbh.db
-        .selectFrom('checkpoint_chunks')
-        .select(['id', 'content'])
-        .where('checkpoint_id', '=', id)
-        .where('table_name', '=', 'app_meta')
-        .orderBy('chunk_index', 'desc')
-        .executeTakeFirstOrThrow();
+      const last = (await storedChunks(t.dbh.db, id, 'app_meta')).at(-1)!;
       const piece = await decompressPiece(last.content);
       const content = await compressPiece(piece.subarray(0, piece.length - 1024));
       await t.dbh.db.updateTable('checkpoint_chunks').set({ content }).where('id', '=', last.id).execute();
@@ -222,13 +203,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     it('reports stored rows with a duplicate key, found when the indexes are built again', async () => {
       const id = await create();
       await editCheckpointTable(t.dbh, id, 'risks', 'insert into risks select * from risks limit 1');
-      const row = await t.dbh.db.selectFrom('checkpoints').select('table_stats').where('id', '=', id).executeTakeFirstOrThrow();
-      const stats = JSON.parse(row.table_stats).map((s: { table: string; rows: number }) => (s.table === 'risks' ? { ...s, rows: s.rows + 1 } : s));
-      await t.dbh.db
-        .updateTable('checkpoints')
-        .set({ table_stats: JSON.stringify(stats) })
-        .where('id', '=', id)
-        .execute();
+      await claimOneMoreRisk(id);
       await t.dbh.db.deleteFrom('risks').where('permit_id', '=', data.permits[3]).execute();
       const body = await failingRestore(id, { create_auto_backup: false });
       expect(body.data.errors).toEqual([expect.stringMatching(/^risks: could not create unique index "risks_pkey"/)]);
@@ -260,17 +235,7 @@ describe.each(testDialects())('checkpoint failures and consistency on %s', (dial
     for (const part of chunked(bulk, INSERT_CHUNK)) await db.insertInto('permits').values(part).execute();
     const ids = (await db.selectFrom('permits').select('id').where('code', 'like', 'B-%').execute()).map((r) => r.id);
     const risks = ids.flatMap((permit_id) =>
-      Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({
-        permit_id,
-        position,
-        risk_type: null,
-        title: '批量风险',
-        description: '说明'.repeat(20),
-        legal_basis: null,
-        consequence: null,
-        prevention: null,
-        level: null,
-      })),
+      Array.from({ length: RISKS_PER_PERMIT }, (_, position) => ({ permit_id, position, ...blankRisk('批量风险', { description: '说明'.repeat(20) }) })),
     );
     for (const part of chunked(risks, INSERT_CHUNK)) await db.insertInto('risks').values(part).execute();
     await db.deleteFrom('risks').where('permit_id', 'in', data.permits).execute();

@@ -8,6 +8,8 @@ import { createRegion } from '../../../test/helpers/fixtures.js';
 import { multipartBody } from '../../../test/helpers/multipart.js';
 import { dumpTables, type DataDump } from '../../../test/helpers/data-dump.js';
 import { COVERED_TABLES } from '../checkpoints/checkpoint-tables.js';
+import { copyRiskFields } from '../permits/risk.schema.js';
+import type { CorpusPermit } from '../../../test/helpers/seed-catalog.js';
 
 export const WORKBOOKS = new URL('../../../test/fixtures/corpus/workbooks/', import.meta.url);
 export const QIANFENG = '前锋区许可事项风险台账.xlsx';
@@ -146,18 +148,22 @@ export async function storedCatalogue(db: Executor) {
         .filter((t) => t.permit_id === p.id)
         .map((t) => t.name)
         .sort(),
-      risks: risks
-        .filter((r) => r.permit_id === p.id)
-        .map((r) => ({
-          risk_type: r.risk_type,
-          level: r.level,
-          title: r.title,
-          description: r.description,
-          legal_basis: r.legal_basis,
-          consequence: r.consequence,
-          prevention: r.prevention,
-        })),
+      risks: risks.filter((r) => r.permit_id === p.id).map(copyRiskFields),
     });
   }
   return out;
+}
+
+/** A permit of the corpus as storedCatalogue shows it once imported. */
+export function corpusAsStored(p: CorpusPermit) {
+  return {
+    name: p.name,
+    implementation_level: p.implementation_level,
+    internal_contact: p.internal_contact,
+    contact_info: p.contact_info,
+    visible: p.visible,
+    approval_departments: p.approval_departments,
+    themes: [...p.themes].sort(),
+    risks: p.risks.map(({ key: _key, ...r }) => r),
+  };
 }
