@@ -11,7 +11,8 @@
  */
 import type pg from 'pg';
 import { COVERED_TABLES } from '../src/modules/checkpoints/checkpoint-tables.js';
-import { buildKeys, dropKeys, liveColumns, quoteIdent, TRUNCATE_COVERED } from '../src/modules/checkpoints/postgres-checkpoint-store.js';
+import { quoteIdent } from '../src/db/dialect.js';
+import { buildKeys, dropKeys, liveColumns, TRUNCATE_COVERED } from '../src/modules/checkpoints/postgres-checkpoint-store.js';
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 

@@ -23,3 +23,6 @@ export function likePrefix(value: string): string {
 export function toCount(v: unknown): number {
   return typeof v === 'number' ? v : Number(v ?? 0);
 }
+
+/** A name (table, column, index, type) quoted for SQL on either database. */
+export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;

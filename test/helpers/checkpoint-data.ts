@@ -8,6 +8,7 @@ import type { DB } from '../../src/db/database.js';
 import { compressPiece, decompressPiece, type TableStat } from '../../src/modules/checkpoints/checkpoint-store.js';
 import { COVERED_TABLES } from '../../src/modules/checkpoints/checkpoint-tables.js';
 import { blankRisk } from './permit-row.js';
+import { quoteIdent } from '../../src/db/dialect.js';
 
 // Test data for the checkpoint suites: a small but complete catalogue touching every covered
 // table, with the awkward values a copy must carry unchanged (nulls, quotes, emoji, binary).
@@ -225,8 +226,6 @@ async function storedImage(dbh: DatabaseHandle, checkpointId: number): Promise<S
   return { bytes: Buffer.concat(pieces), chunks: rows.map((r, i) => ({ id: r.id, length: pieces[i].length })) };
 }
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /**
  * PostgreSQL: one table of a checkpoint loaded into a temporary table of the same name (which
  * unqualified names then find first), without keys or constraints, for `fn`; with `store`, the
@@ -245,12 +244,14 @@ async function withStoredTable<T>(
   const chunks = await storedChunks(dbh.db, checkpointId, table);
   const client = await dbh.pool!.connect();
   try {
-    await client.query(`create temporary table ${q(table)} (${stat.columns!.map((c, i) => `${q(c)} ${q(stat.types![i])}`).join(', ')})`);
+    await client.query(
+      `create temporary table ${quoteIdent(table)} (${stat.columns!.map((c, i) => `${quoteIdent(c)} ${quoteIdent(stat.types![i])}`).join(', ')})`,
+    );
     const pieces = await Promise.all(chunks.map((c) => decompressPiece(c.content)));
-    await pipeline(Readable.from(pieces), client.query(copyFrom(`copy pg_temp.${q(table)} from stdin (format binary)`)));
+    await pipeline(Readable.from(pieces), client.query(copyFrom(`copy pg_temp.${quoteIdent(table)} from stdin (format binary)`)));
     const result = await fn(client);
     if (store) {
-      const copied = Buffer.concat(await client.query(copyTo(`copy pg_temp.${q(table)} to stdout (format binary)`)).toArray());
+      const copied = Buffer.concat(await client.query(copyTo(`copy pg_temp.${quoteIdent(table)} to stdout (format binary)`)).toArray());
       await dbh.db.deleteFrom('checkpoint_chunks').where('checkpoint_id', '=', checkpointId).where('table_name', '=', table).execute();
       const content = await compressPiece(copied);
       await dbh.db.insertInto('checkpoint_chunks').values({ checkpoint_id: checkpointId, table_name: table, chunk_index: 0, row_count: 0, content }).execute();
@@ -264,8 +265,11 @@ async function withStoredTable<T>(
     }
     return result;
   } finally {
-    await client.query(`drop table if exists pg_temp.${q(table)}`);
-    client.release();
+    try {
+      await client.query(`drop table if exists pg_temp.${quoteIdent(table)}`);
+    } finally {
+      client.release();
+    }
   }
 }
 
@@ -282,11 +286,12 @@ export function storedChunks(db: DB, checkpointId: number, table: string) {
 
 /** The rows a checkpoint holds for one table (column name → value). */
 export async function checkpointRows(dbh: DatabaseHandle, checkpointId: number, table: string): Promise<Record<string, unknown>[]> {
-  if (dbh.kind === 'postgres') return withStoredTable(dbh, checkpointId, table, async (c) => (await c.query(`select * from pg_temp.${q(table)}`)).rows);
+  if (dbh.kind === 'postgres')
+    return withStoredTable(dbh, checkpointId, table, async (c) => (await c.query(`select * from pg_temp.${quoteIdent(table)}`)).rows);
   const image = await storedImage(dbh, checkpointId);
   const db = new Database(image.bytes, { readonly: true });
   try {
-    return db.prepare(`select * from "${table}" order by rowid`).all() as Record<string, unknown>[];
+    return db.prepare(`select * from ${quoteIdent(table)} order by rowid`).all() as Record<string, unknown>[];
   } finally {
     db.close();
   }

@@ -48,11 +48,10 @@ function feedEntry(ctx: AppContext, change: DataChange) {
  * can leave the other instances' search indexes behind.
  */
 export async function recordChange(ctx: AppContext, trx: Executor, change: DataChange): Promise<void> {
-  if (ctx.dbh.kind === 'postgres') await sql`select pg_advisory_xact_lock(${FEED_LOCK})`.execute(trx);
-  await trx.insertInto('data_changes').values(feedEntry(ctx, change)).execute();
+  for (const statement of changeStatements(ctx, change)) await trx.executeQuery(statement);
 }
 
-/** recordChange's statements, for a transaction run on a driver connection of its own (a checkpoint restore). */
+/** recordChange's statements, also for a transaction run on a driver connection of its own (a checkpoint restore). */
 export function changeStatements(ctx: AppContext, change: DataChange): CompiledQuery[] {
   const lock = ctx.dbh.kind === 'postgres' ? [sql`select pg_advisory_xact_lock(${FEED_LOCK})`.compile(ctx.db)] : [];
   return [...lock, ctx.db.insertInto('data_changes').values(feedEntry(ctx, change)).compile()];

@@ -72,13 +72,13 @@ function restoreFailure(err: unknown, backupId: number | null): AppError {
 }
 
 /**
- * An automatic backup checkpoint first (when asked), committed on its own, then every covered
+ * The checkpoint checked (unknown: 404; another format or chunks missing: refused), then an
+ * automatic backup checkpoint (when asked), committed on its own, then every covered
  * table replaced in one transaction, with nothing of another operation in between; a failure of
  * the restore leaves the database as it was.
  */
 export async function restoreCheckpoint(ctx: AppContext, rawId: string, opts: RestoreOptions): Promise<RestoreResult> {
   const id = parseCheckpointId(rawId);
-  if (!(await findCheckpoint(ctx, id))) throw notFound('Checkpoint not found');
   let backupId: number | null = null;
   const tables = await ctx.metrics
     .time('checkpoint_restore', () =>

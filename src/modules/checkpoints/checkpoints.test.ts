@@ -105,6 +105,19 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     await t.dbh.db.insertInto('regions').values({ code: 'NEW', name: '恢复后新建', created_at: 'x' }).execute();
   });
 
+  it('records the user who acts as the operator of a checkpoint and of the backup a restore takes', async () => {
+    const dept = await createDepartment(t.dbh.db, { name: '运维部门', code: 'OPS', grade: 90 });
+    await createUser(t.dbh.db, { username: 'ops', password: 'Ops-Pass-12345', grade: 90, department_id: dept });
+    const ops = await t.login('ops', 'Ops-Pass-12345');
+    const made = await call('POST', '', { description: '运维' }, ops);
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json().data).toMatchObject({ description: '运维', created_by: 'ops', kind: 'manual' });
+    const restored = await call('POST', `/${made.json().data.checkpoint_id}/restore`, {}, ops);
+    expect(restored.statusCode, restored.body).toBe(200);
+    const backup = await t.dbh.db.selectFrom('checkpoints').selectAll().where('id', '=', Number(restored.json().data.auto_backup)).executeTakeFirstOrThrow();
+    expect(backup).toMatchObject({ kind: 'auto_backup', created_by: 'ops' });
+  });
+
   it('reads batch_size within 100..10000 and falls back to 1000 otherwise', async () => {
     const { checkpoint_id } = await create('batches');
     const cases: Array<[unknown, number]> = [
@@ -148,6 +161,7 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
     expect(res.json()).toEqual({ success: true, message: 'Checkpoint deleted' });
     expect(await t.dbh.db.selectFrom('checkpoint_chunks').select('id').where('checkpoint_id', '=', Number(checkpoint_id)).execute()).toEqual([]);
     expect(await lastLog()).toMatchObject({ operation_type: 'delete', target_type: 'checkpoint', target_id: checkpoint_id });
+    const checkpoints = await count('checkpoints');
     for (const id of [checkpoint_id, '999999', 'abc', '1e3', '-1', '0', '99999999999999999999']) {
       const again = await call('DELETE', `/${id}`);
       expect(again.statusCode, id).toBe(404);
@@ -156,6 +170,8 @@ describe.each(testDialects())('checkpoints on %s', (dialect) => {
       expect(r.statusCode, id).toBe(404);
       expect(r.json()).toEqual({ success: false, message: 'Checkpoint not found' });
     }
+    // No automatic backup is taken for a checkpoint that does not exist.
+    expect(await count('checkpoints')).toBe(checkpoints);
   });
 
   it('refuses anonymous and non-admin callers and malformed bodies, changing nothing', async () => {

@@ -6,6 +6,8 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { CheckpointStore, compressPiece, inOrder, readChunk, RestoreCheckFailed } from './checkpoint-store.js';
 import type { CheckpointDraft, RestoreRequest, Run, TableStat } from './checkpoint-store.js';
+import { quoteIdent } from '../../db/dialect.js';
+import { errorCode } from '../../http/errors.js';
 
 // A PostgreSQL checkpoint holds each table as the server writes it with `COPY … TO STDOUT (FORMAT
 // binary)`, its fastest way out, cut into byte pieces and compressed; a restore feeds the same bytes
@@ -17,7 +19,6 @@ const CHECKPOINT_LOCK = 0x1a3c_4b01;
 const COPY_HEADER_BYTES = 19;
 const INSERT_CHUNK = 'insert into checkpoint_chunks (checkpoint_id, table_name, chunk_index, row_count, content) values ($1, $2, $3, 0, $4)';
 
-export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const covered = COVERED_TABLES.map((t) => t.name);
 
@@ -69,7 +70,7 @@ export async function buildKeys(client: pg.ClientBase, dropped: readonly Dropped
     try {
       await client.query(d.constraint ? `alter table ${d.table} add constraint ${quoteIdent(d.name)} ${d.definition}` : d.definition);
     } catch (err) {
-      if (['23505', '23503'].includes(String((err as { code?: unknown }).code))) throw new RestoreCheckFailed([`${d.table}: ${(err as Error).message}`]);
+      if (['23505', '23503'].includes(errorCode(err))) throw new RestoreCheckFailed([`${d.table}: ${(err as Error).message}`]);
       throw err;
     }
   }
@@ -133,9 +134,9 @@ export class PostgresCheckpointStore extends CheckpointStore {
    */
   restore(id: number, request: RestoreRequest) {
     return this.operation(async (main, second) => {
-      if (request.backup) request.onBackup(await this.write(main, second, request.backup));
       const run = runOn(main);
       const stats = await this.verify(id, run);
+      if (request.backup) request.onBackup(await this.write(main, second, request.backup));
       await main.query('begin');
       // Sessions keep their key to users dropped, so emptying users leaves them in place.
       const dropped = await dropKeys(main);
@@ -218,8 +219,7 @@ export class PostgresCheckpointStore extends CheckpointStore {
       await pipeline(Readable.from(pieces), copy);
     } catch (err) {
       // A data exception (SQLSTATE class 22): the stored bytes are not rows of the stored columns.
-      const { code, message } = err as { code?: unknown; message?: string };
-      if (typeof code === 'string' && code.startsWith('22')) throw new RestoreCheckFailed([`${table}: the stored rows cannot be read (${message})`]);
+      if (errorCode(err).startsWith('22')) throw new RestoreCheckFailed([`${table}: the stored rows cannot be read (${(err as Error).message})`]);
       throw err;
     }
     for (const statement of plan.after) await main.query(statement);

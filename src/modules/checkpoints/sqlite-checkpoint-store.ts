@@ -9,6 +9,7 @@ import { processRuns } from '../../process-runs.js';
 import { COVERED_TABLES } from './checkpoint-tables.js';
 import { CheckpointStore, compressPiece, inOrder, readChunk, RestoreCheckFailed } from './checkpoint-store.js';
 import type { CheckpointDraft, RestoreRequest, TableStat } from './checkpoint-store.js';
+import { quoteIdent } from '../../db/dialect.js';
 
 // A SQLite checkpoint is a database image: a fresh SQLite file holding a plain copy of every
 // covered table, cut into pieces along each table's pages and compressed. SQLite copies the rows
@@ -19,7 +20,6 @@ const IMAGE = 'checkpoint_image';
 const IMAGE_PAGE_SIZE = 65_536;
 /** Page cache during an operation, in KiB: the default 2 MB rereads index pages from the OS over and over. */
 const BULK_CACHE_SIZE = -256 * 1024;
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** Per table and referenced table, the rows whose reference finds no row. */
 const BROKEN_KEYS = `select "table" || ': ' || count(*) || ' rows reference missing ' || parent || ' rows' from pragma_foreign_key_check group by "table", parent`;
 
@@ -138,8 +138,8 @@ function copyToImage(sqlite: SqliteDatabase.Database, file: string): Promise<Ima
       let end = 0;
       return COVERED_TABLES.map(({ name }) => {
         // The columns with their type affinity and nothing else: no keys, no constraints.
-        sqlite.exec(`create table ${IMAGE}.${q(name)} as select * from main.${q(name)} where false`);
-        const rows = sqlite.prepare(`insert into ${IMAGE}.${q(name)} select * from main.${q(name)}`).run().changes;
+        sqlite.exec(`create table ${IMAGE}.${quoteIdent(name)} as select * from main.${quoteIdent(name)} where false`);
+        const rows = sqlite.prepare(`insert into ${IMAGE}.${quoteIdent(name)} select * from main.${quoteIdent(name)}`).run().changes;
         const start = end;
         end = (sqlite.pragma(`${IMAGE}.page_count`, { simple: true }) as number) * IMAGE_PAGE_SIZE;
         return { table: name, rows, start, end };
@@ -174,8 +174,8 @@ export class SqliteCheckpointStore extends CheckpointStore {
    */
   restore(id: number, request: RestoreRequest) {
     return this.exclusive(async () => {
-      if (request.backup) request.onBackup(await this.write(request.backup));
       const stats = await this.verify(id, this.run);
+      if (request.backup) request.onBackup(await this.write(request.backup));
       return withImageFile(this.sqlite, async (file) => {
         await this.materialize(id, stats, file);
         return attached(this.sqlite, file, () => this.replaceTables(stats, request));
@@ -271,7 +271,7 @@ export class SqliteCheckpointStore extends CheckpointStore {
       return await inTransaction(sqlite, () =>
         this.replace(this.run, stats, request, {
           empty: async () => {
-            for (const table of [...COVERED_TABLES].reverse()) sqlite.exec(`delete from main.${q(table.name)}`);
+            for (const table of [...COVERED_TABLES].reverse()) sqlite.exec(`delete from main.${quoteIdent(table.name)}`);
           },
           load: async (stat) => this.loadTable(stat.table, request.batchSize, stat.rows),
           finish: async () => {
@@ -296,16 +296,18 @@ export class SqliteCheckpointStore extends CheckpointStore {
     const live = this.sqlite.prepare("select name from pragma_table_info(?, 'main') order by cid").pluck().all(table) as string[];
     const columns = live
       .filter((c) => stored.has(c))
-      .map(q)
+      .map(quoteIdent)
       .join(', ');
     const max = Number(
       this.sqlite
-        .prepare(`select coalesce(max(rowid), 0) from ${IMAGE}.${q(table)}`)
+        .prepare(`select coalesce(max(rowid), 0) from ${IMAGE}.${quoteIdent(table)}`)
         .pluck()
         .get(),
     );
     if (max > expected) throw new RestoreCheckFailed([`${table}: stored rows are numbered up to ${max}, ${expected} expected`]);
-    const insert = this.sqlite.prepare(`insert into main.${q(table)} (${columns}) select ${columns} from ${IMAGE}.${q(table)} where rowid between ? and ?`);
+    const insert = this.sqlite.prepare(
+      `insert into main.${quoteIdent(table)} (${columns}) select ${columns} from ${IMAGE}.${quoteIdent(table)} where rowid between ? and ?`,
+    );
     let inserted = 0;
     for (let from = 1; from <= max; from += batchSize) inserted += insert.run(from, from + batchSize - 1).changes;
     return inserted;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest, errorCode } from '../../http/errors.js';
 import { assertValidText } from '../../http/text-input.js';
 
 /** The part's own Content-Type is left out: it is only the uploader's claim (see storedFileType). */
@@ -76,11 +76,11 @@ export async function readMultipartForm(req: FastifyRequest, maxBytes: number): 
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
-    const code = (err as { code?: string }).code;
+    const code = errorCode(err);
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(tooLargeMessage(maxBytes));
     // Limits and field-name violations carry a code the error handler words; anything else the
     // form parser throws (no boundary, a body cut short, a part without headers) is a broken form.
-    if (code?.startsWith('FST_')) throw err;
+    if (code.startsWith('FST_')) throw err;
     throw badRequest(BROKEN_FORM_MESSAGE);
   }
   assertValidText(form.fields);
