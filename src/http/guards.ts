@@ -22,7 +22,7 @@ declare module 'fastify' {
  * operation-log entry that every such change writes (`targetType` names the kind of record).
  */
 export function adminChange(targetType: string) {
-  return (type: 'create' | 'update' | 'delete', summary: string, doc: RouteDoc) => ({ guard: 'admin' as const, operation: { type, summary, targetType }, doc });
+  return (type: string, summary: string, doc: RouteDoc) => ({ guard: 'admin' as const, operation: { type, summary, targetType }, doc });
 }
 
 export const isAdmin = (u: CurrentUser) => u.role === 'admin' || u.grade >= ALL_REGIONS_GRADE;

@@ -99,6 +99,26 @@ describe.each(testDialects())('ids beyond the integer range on %s', (dialect) =>
     await answersAsUnknown((id) => call('DELETE', `/admin/themes/catalog/${id}`), 404, refusal('主题不存在'));
   });
 
+  it('regions, archived files, snapshot batches and permits: each answers as for an unknown id', async () => {
+    await answersAsUnknown((id) => call('PATCH', `/admin/regions/${id}`, { name: '改名' }), 404, refusal('区域不存在'));
+    await answersAsUnknown((id) => call('DELETE', `/admin/regions/${id}`), 404, refusal('区域不存在'));
+    await answersAsUnknown((id) => call('POST', `/admin/permit-files/${id}/reimport`), 404, refusal('文件不存在'));
+    await answersAsUnknown((id) => call('DELETE', `/admin/permit-files/${id}`), 404, refusal('文件不存在'));
+    await answersAsUnknown((id) => call('GET', `/admin/permit-files/${id}/download`), 404, refusal('文件不存在'));
+    await answersAsUnknown((id) => call('POST', `/admin/permit-risk-snapshots/${id}/restore`, {}), 404, refusal('快照批次不存在'));
+    await answersAsUnknown(
+      (id) => call('PATCH', `/admin/permits/${id}`, { updated_at: '2026-01-01T00:00:00.000Z', name: '改名' }),
+      404,
+      refusal('许可事项不存在'),
+    );
+    await answersAsUnknown(
+      (id) => call('GET', `/admin/permit-details?region=511602&permit=${id}`),
+      404,
+      () => ({ success: false, message: 'Permit not found', data: {} }),
+    );
+    await answersAsUnknown((id) => call('DELETE', '/admin/permits', { region_id: '511602', permit_id: id }), 404, refusal('Permit not found'));
+  });
+
   it('department filter: an out-of-range department or region matches nothing', async () => {
     const empty = { success: true, data: { permits: [], pagination: { total: 0, page: 1, page_size: 0 } } };
     await answersAsUnknown(

@@ -3,7 +3,7 @@ import type { PermitsTable } from '../../src/modules/permits/permits.table.js';
 import type { RiskFields } from '../../src/modules/permits/risk.schema.js';
 
 /** A permits row for a test that inserts one directly: what it names, the rest blank and visible. */
-export function permitRow(regionId: number, code: string, name: string, rest: Partial<Insertable<PermitsTable>> = {}): Insertable<PermitsTable> {
+export function permitRow(regionId: number, code: string | null, name: string, rest: Partial<Insertable<PermitsTable>> = {}): Insertable<PermitsTable> {
   return {
     region_id: regionId,
     code,

@@ -3,8 +3,9 @@ import { isPostgres } from './schema-kit.js';
 
 /**
  * The layout a checkpoint is stored in, which a restore checks before anything else. Checkpoints
- * already stored get theirs: on SQLite the database image, which is read as before; on PostgreSQL
- * the rows cut into chunks with a header each, which is no longer read and is refused.
+ * already stored get theirs: on SQLite the database image (docs/checkpoints.md says which of them
+ * restore); on PostgreSQL the rows cut into chunks with a header each, which is no longer read and
+ * is refused.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const existing = isPostgres(db) ? 'pg-row-chunks' : 'sqlite-image';

@@ -13,6 +13,7 @@ import {
   restoreCheckpoint,
 } from './checkpoints.service.js';
 import { checkpointDocs } from './checkpoints.openapi.js';
+import { adminChange } from '../../http/guards.js';
 
 // JSON or form bodies. The two restore fields take anything: an invalid value falls back to its default.
 const CreateBody = Type.Union([
@@ -41,33 +42,25 @@ type WithCheckpointId = FastifyRequest<{ Params: { checkpoint_id: string } }>;
  * Checkpoints. A checkpoint holds and a restore replaces every region's data and
  * the accounts, so every route, the list included, needs the admin guard (docs/checkpoints.md).
  */
+
+const checkpointChange = adminChange('checkpoint');
 export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext): void {
   const base = `${ctx.config.apiRoot}/admin/checkpoints`;
 
   app.get(base, { config: { guard: 'admin', doc: checkpointDocs.list } }, async () => ({ success: true, data: { checkpoints: await listCheckpoints(ctx) } }));
 
-  app.post(
-    base,
-    {
-      schema: { body: CreateBody },
-      config: { guard: 'admin', operation: { type: 'checkpoint', summary: '创建检查点', targetType: 'checkpoint' }, doc: checkpointDocs.create },
-    },
-    async (req) => {
-      const description = readString(asInput(req.body), 'description') ?? '';
-      req.operation.targetName = description || null;
-      const checkpoint = await createCheckpoint(ctx, description, defaultEditor(req.user));
-      req.operation.targetId = checkpoint.checkpoint_id;
-      req.operation.summary = describeCheckpointCreated(checkpoint);
-      return { success: true, data: checkpoint };
-    },
-  );
+  app.post(base, { schema: { body: CreateBody }, config: checkpointChange('checkpoint', '创建检查点', checkpointDocs.create) }, async (req) => {
+    const description = readString(asInput(req.body), 'description') ?? '';
+    req.operation.targetName = description || null;
+    const checkpoint = await createCheckpoint(ctx, description, defaultEditor(req.user));
+    req.operation.targetId = checkpoint.checkpoint_id;
+    req.operation.summary = describeCheckpointCreated(checkpoint);
+    return { success: true, data: checkpoint };
+  });
 
   app.post(
     `${base}/:checkpoint_id/restore`,
-    {
-      schema: { body: RestoreBody },
-      config: { guard: 'admin', operation: { type: 'restore', summary: '恢复检查点', targetType: 'checkpoint' }, doc: checkpointDocs.restore },
-    },
+    { schema: { body: RestoreBody }, config: checkpointChange('restore', '恢复检查点', checkpointDocs.restore) },
     async (req: WithCheckpointId) => {
       const body = asInput(req.body);
       req.operation.targetId = req.params.checkpoint_id;
@@ -86,14 +79,10 @@ export function registerCheckpointRoutes(app: FastifyInstance, ctx: AppContext):
     },
   );
 
-  app.delete(
-    `${base}/:checkpoint_id`,
-    { config: { guard: 'admin', operation: { type: 'delete', summary: '删除检查点', targetType: 'checkpoint' }, doc: checkpointDocs.remove } },
-    async (req: WithCheckpointId) => {
-      req.operation.targetId = req.params.checkpoint_id;
-      await deleteCheckpoint(ctx, req.params.checkpoint_id);
-      req.operation.summary = `删除检查点 ${req.params.checkpoint_id}`;
-      return { success: true, message: 'Checkpoint deleted' };
-    },
-  );
+  app.delete(`${base}/:checkpoint_id`, { config: checkpointChange('delete', '删除检查点', checkpointDocs.remove) }, async (req: WithCheckpointId) => {
+    req.operation.targetId = req.params.checkpoint_id;
+    await deleteCheckpoint(ctx, req.params.checkpoint_id);
+    req.operation.summary = `删除检查点 ${req.params.checkpoint_id}`;
+    return { success: true, message: 'Checkpoint deleted' };
+  });
 }

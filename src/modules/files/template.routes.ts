@@ -10,6 +10,7 @@ import { parseUploadedWorkbook } from '../importer/upload.service.js';
 import { sendAttachment, XLSX_TYPE } from '../../http/attachment.js';
 import { fileDocs } from './files.openapi.js';
 import { readTemplate, templateMetadata, TEMPLATE_FILENAME, writeTemplate } from './import-template.js';
+import { adminChange } from '../../http/guards.js';
 
 const TEMPLATE_MISSING = '模板文件不存在,请联系管理员';
 /** The sample offered next to the template: the bundled city-level demo workbook (one flat sheet). */
@@ -28,7 +29,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post(
     `${apiRoot}/admin/templates/permit`,
-    { config: { guard: 'admin', operation: { type: 'template_update', summary: '更新导入模板', targetType: 'template' }, doc: fileDocs.templateReplace } },
+    { config: adminChange('template')('template_update', '更新导入模板', fileDocs.templateReplace) },
     async (req) => {
       const form = await readMultipartForm(req, ctx.config.importMaxBytes);
       if (!form.file) throw badRequest('请上传模板文件');

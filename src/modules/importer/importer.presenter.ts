@@ -50,7 +50,7 @@ function presentSheet(s: SheetPlan) {
     error_count: countBy(s.findings, 'error'),
     warning_count: countBy(s.findings, 'warning'),
     counts: s.counts,
-    themes: s.themesNamed.map((t) => ({ id: t.id === null ? null : String(t.id), name: t.name, exists: t.id !== null })),
+    themes: s.themesNamed.map((t) => ({ id: recordIdText(t.id), name: t.name, exists: t.id !== null })),
     permits: s.entries.map((e) => presentEntry(e.permit, e.rows)),
   };
 }

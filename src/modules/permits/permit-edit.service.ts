@@ -17,6 +17,7 @@ import type { PermitsTable } from './permits.table.js';
 import { parseRecordId } from '../../http/record-id.js';
 import { RISK_FIELD_NAMES } from './risk.schema.js';
 import { deleteRisks, insertRisk, listPermitRisks, updateRisk, type RiskRow } from './risks.repository.js';
+import { recordIdText } from '../../http/record-id.js';
 
 export const EDIT_NOT_FOUND = '许可事项不存在';
 
@@ -114,7 +115,7 @@ export async function editPermit(ctx: AppContext, scope: RegionScope, rawId: str
     { catalogueLock: true },
   ).then(async (r) => ({
     permit: (await loadPermitPayloads(ctx.db, [r.permitId], { withRisks: true }))[0],
-    snapshot_batch_id: r.snapshot === null ? null : String(r.snapshot),
+    snapshot_batch_id: recordIdText(r.snapshot),
     changes: r.changes,
   }));
 }

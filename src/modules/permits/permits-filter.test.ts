@@ -5,24 +5,14 @@ import { testDialects } from '../../../test/helpers/databases.js';
 import { createDepartment, createRegion, createUser } from '../../../test/helpers/fixtures.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { caller, rawCaller } from '../users/users.test-helpers.js';
+import { permitRow } from '../../../test/helpers/permit-row.js';
 
 /** One permit with its approval departments (created on first use, optionally linked to a service department). */
 async function addPermit(db: Executor, regionId: number, name: string, approvals: Array<[string, number | null]>): Promise<number> {
   const now = nowIso();
   const { id } = await db
     .insertInto('permits')
-    .values({
-      region_id: regionId,
-      code: null,
-      name,
-      implementation_level: '县级',
-      internal_contact: null,
-      contact_info: null,
-      visible: 1,
-      source_file_id: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(permitRow(regionId, null, name, { implementation_level: '县级', created_at: now, updated_at: now }))
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const [position, [approval, linked]] of approvals.entries()) {

@@ -12,13 +12,14 @@ import { lexiconDocs } from './lexicon.openapi.js';
 import { presentLexiconEntry } from '../search.presenter.js';
 import { exportLexicon, importLexicon, lexiconNames, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange } from './lexicon.service.js';
 import { LEXICON_KINDS, type LexiconKind } from './lexicon.table.js';
+import { adminChange } from '../../../http/guards.js';
 
 /** A lexicon file of the most entries, with room for notes. */
 const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 
 type WithEntryId = FastifyRequest<{ Params: { entry_id: string } }>;
 
-const operation = (type: string, summary: string) => ({ type, summary, targetType: 'search_lexicon' });
+const lexiconChange = adminChange('search_lexicon');
 
 /** Entries as the API shows them, with the names of what they name. */
 async function presentEntries(ctx: AppContext, rows: LexiconRow[]) {
@@ -74,25 +75,17 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     return { success: true, message, data: { entry: shown } };
   };
 
-  app.post(root, { config: { guard: 'admin', operation: operation('create', '添加搜索词条'), doc: lexiconDocs.create } }, async (req) =>
+  app.post(root, { config: lexiconChange('create', '添加搜索词条', lexiconDocs.create) }, async (req) =>
     save(req, readLexiconChange('create', null, req.body), '词条已保存'),
   );
-  app.patch(
-    `${root}/:entry_id`,
-    { config: { guard: 'admin', operation: operation('update', '修改搜索词条'), doc: lexiconDocs.update } },
-    async (req: WithEntryId) => {
-      req.operation.targetId = req.params.entry_id;
-      return save(req, readLexiconChange('update', req.params.entry_id, req.body), '词条已保存');
-    },
-  );
-  app.delete(
-    `${root}/:entry_id`,
-    { config: { guard: 'admin', operation: operation('delete', '撤销搜索词条'), doc: lexiconDocs.remove } },
-    async (req: WithEntryId) => {
-      req.operation.targetId = req.params.entry_id;
-      return save(req, readLexiconChange('delete', req.params.entry_id, null), '词条已撤销');
-    },
-  );
+  app.patch(`${root}/:entry_id`, { config: lexiconChange('update', '修改搜索词条', lexiconDocs.update) }, async (req: WithEntryId) => {
+    req.operation.targetId = req.params.entry_id;
+    return save(req, readLexiconChange('update', req.params.entry_id, req.body), '词条已保存');
+  });
+  app.delete(`${root}/:entry_id`, { config: lexiconChange('delete', '撤销搜索词条', lexiconDocs.remove) }, async (req: WithEntryId) => {
+    req.operation.targetId = req.params.entry_id;
+    return save(req, readLexiconChange('delete', req.params.entry_id, null), '词条已撤销');
+  });
 
   app.post(`${root}/preview`, { config: { guard: 'admin', doc: lexiconDocs.preview } }, async (req) => {
     const input = asInput(req.body);
@@ -108,13 +101,9 @@ export function registerLexiconRoutes(app: FastifyInstance, ctx: AppContext, hol
     return sendAttachment(reply, `搜索词库-${file.exported_at.slice(0, 10)}.json`, JSON_FILE_TYPE, Buffer.from(JSON.stringify(file, null, 2)));
   });
 
-  app.post(
-    `${root}/import`,
-    { bodyLimit: IMPORT_BODY_LIMIT, config: { guard: 'admin', operation: operation('import', '导入搜索词库'), doc: lexiconDocs.import } },
-    async (req) => {
-      const result = await importLexicon(ctx, req.user!, req.body);
-      req.operation.summary = `导入搜索词库：新增 ${result.added} 条，已存在 ${result.skipped} 条`;
-      return { success: true, message: `导入完成：新增 ${result.added} 条，已存在 ${result.skipped} 条`, data: result };
-    },
-  );
+  app.post(`${root}/import`, { bodyLimit: IMPORT_BODY_LIMIT, config: lexiconChange('import', '导入搜索词库', lexiconDocs.import) }, async (req) => {
+    const result = await importLexicon(ctx, req.user!, req.body);
+    req.operation.summary = `导入搜索词库：新增 ${result.added} 条，已存在 ${result.skipped} 条`;
+    return { success: true, message: `导入完成：新增 ${result.added} 条，已存在 ${result.skipped} 条`, data: result };
+  });
 }
