@@ -116,14 +116,13 @@ export async function replaceDepartmentLinks(db: Executor, permitId: number, dep
   if (rows.length > 0) await db.insertInto('permit_approval_departments').values(rows).execute();
 }
 
-/** The themes of each of the given permits, by name. */
+/** The themes of each of the given permits, in no order: each reader orders them as it shows them. */
 export function listThemesOfPermits(db: Executor, permitIds: number[]) {
   return db
     .selectFrom('permit_themes as pt')
     .innerJoin('themes as t', 't.id', 'pt.theme_id')
     .select(['pt.permit_id', 't.id', 't.name'])
     .where('pt.permit_id', 'in', permitIds)
-    .orderBy('t.name')
     .execute();
 }
 

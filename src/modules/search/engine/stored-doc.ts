@@ -105,7 +105,12 @@ export class StoredDoc implements SearchDoc {
 
   /** Into a snapshot: the fields in SearchDoc order, then the risks' cells (a numeric id as an integer). */
   save(w: SnapshotWriter): void {
-    for (const s of [this.permitId, this.regionId, this.regionName, this.name, this.code, this.implementationLevel]) w.str(s);
+    w.str(this.permitId);
+    w.str(this.regionId);
+    w.str(this.regionName);
+    w.str(this.name);
+    w.str(this.code);
+    w.str(this.implementationLevel);
     w.strs(this.approvalDepartments);
     w.str(this.internalContact);
     w.str(this.contactInfo);
