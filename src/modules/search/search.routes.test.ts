@@ -163,6 +163,8 @@ describe.each(testDialects())('public search and lookup on %s', (dialect) => {
     expect(dbg.terms[0]).toHaveProperty('origin');
     expect(dbg.timings_us).toHaveProperty('total');
     expect(dbg.results.length).toBeGreaterThan(0);
+    // Each result shows its score per field and factor.
+    expect(Object.keys(dbg.results[0].breakdown)).toContain('name');
     expect((await post('/v2', { query: '食品经营许可', debug: 'YES' })).json().data.debug).toHaveProperty('terms');
     expect((await post('/v2', { query: '食品经营许可', debug: 'nope' })).json().data.debug).toEqual({});
   });

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { failure, fields, json, ok, routeDocs } from '../../../http/openapi/route-doc.js';
 import { Component, Count, Id, Nullable, PageFields, Shape, Timestamp } from '../../../http/openapi/shapes.js';
 import { LEXICON_KINDS } from './lexicon.table.js';
+import { PREVIEW_LIMIT } from './lexicon-preview.js';
 
 const Words = (description: string) => Type.Array(Type.String(), { description });
 const PermitIds = (description: string) => Type.Array(Id(), { description });
@@ -168,7 +169,11 @@ export const lexiconDocs = routeDocs('search', {
       action: Type.Optional(Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')], { description: 'Default create.' })),
       entry_id: Type.Optional(Id('update, delete: the entry.')),
       entry: Type.Optional(EntryBody),
-      limit: Type.Optional(Type.Integer({ description: 'Distinct logged questions to answer, last asked first; default 1000, 1..5000.' })),
+      limit: Type.Optional(
+        Type.Integer({
+          description: `Distinct logged questions to answer, last asked first; default ${PREVIEW_LIMIT.def}, clamped to 1..${PREVIEW_LIMIT.max}.`,
+        }),
+      ),
     }),
     responses: {
       200: ok('The questions whose answers change.', LexiconPreview),

@@ -9,7 +9,7 @@ import { KIND_LABELS, MAX_ENTRIES, parseStoredBody } from './lexicon-rules.js';
 import { previewLexiconChange, PREVIEW_LIMIT } from './lexicon-preview.js';
 import type { LexiconRow } from './lexicon.repository.js';
 import { lexiconDocs } from './lexicon.openapi.js';
-import { presentLexiconEntry } from '../search.presenter.js';
+import { presentLexiconEntry } from './lexicon.presenter.js';
 import { exportLexicon, importLexicon, lexiconNames, listLexicon, readLexiconChange, saveLexiconChange, type LexiconChange } from './lexicon.service.js';
 import { LEXICON_KINDS, type LexiconKind } from './lexicon.table.js';
 import { adminChange } from '../../../http/guards.js';

@@ -11,7 +11,7 @@ import { matchesPattern, nameKey, parsePattern } from '../engine/knowledge.js';
 import { expansionCycle, MAX_ENTRIES, parseStoredBody, readLexiconInput, storedBody, type LexiconBody, type LexiconInput } from './lexicon-rules.js';
 import { allLexiconRows, deleteLexiconRow, insertLexiconRows, listLexiconRows, updateLexiconRow, type LexiconRow } from './lexicon.repository.js';
 import type { LexiconKind } from './lexicon.table.js';
-import { entryFields, type LexiconNames } from '../search.presenter.js';
+import { entryFields, type LexiconNames } from './lexicon.presenter.js';
 
 /** Told to every instance (the change feed): each reloads the entries and applies them to its index. */
 export const LEXICON_CHANGE: DataChange = { kind: 'lexicon' };

@@ -160,6 +160,9 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
     const back = (await send('POST', '/preview', { action: 'delete', entry_id: id })).json().data;
     expect(back).toMatchObject({ checked: 5, changed: 2, asks: 4 });
     expect(back.changes[0]).toMatchObject({ query: '我想办嗷呜嗷呜', entered: [], left: [{ permit_id: sports(), rank: 1 }] });
+    // `limit` is clamped to 1..5000: 0 answers the last asked question alone, a huge one all five.
+    const checked = async (limit: unknown) => (await send('POST', '/preview', { action: 'delete', entry_id: id, limit })).json().data.checked as number;
+    expect([await checked(0), await checked(99999), await checked('abc')]).toEqual([1, 5, 5]);
   });
 
   it('export, then import into an empty lexicon, gives the same file', async () => {
@@ -231,6 +234,14 @@ describe.each(testDialects())('search lexicon and curation on %s', (dialect) => 
       [{ kind: 'synonym', words: ['a', 'b'], region_id: true }, '区域编号不正确'],
       [{ kind: 'expansion', from: '4s店', to: ['汽车销售'] }, '源词不能混合汉字与字母、数字：4s店（可分成两个词）'],
       [{ kind: 'curation', phrase: '办证', pins: ['99999999999'] }, '许可编号不正确：99999999999'],
+      // An entry is a rule, not a list: at most 50 words, 20 pinned and 50 hidden permits, a note of 200 characters.
+      [
+        { kind: 'synonym', words: Array.from({ length: 51 }, (_, i) => `词${'甲乙丙丁戊己庚辛壬癸'[i % 10]}${'子丑寅卯辰巳午未申酉'[Math.floor(i / 10)]}`) },
+        '同义词最多 50 个',
+      ],
+      [{ kind: 'curation', phrase: '办证', pins: Array.from({ length: 21 }, (_, i) => String(i + 1)) }, '置顶最多 20 个许可'],
+      [{ kind: 'curation', phrase: '办证', hides: Array.from({ length: 51 }, (_, i) => String(i + 1)) }, '隐藏最多 50 个许可'],
+      [{ kind: 'synonym', words: ['网吧', '网咖'], note: '备'.repeat(201) }, '备注不能超过 200 个字符'],
       // Punctuation is no part of a word (the engine reads it as a space).
       [{ kind: 'synonym', words: ['网吧', '！？'.repeat(50)] }, '同义词不能为空'],
     ];
