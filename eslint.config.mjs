@@ -22,8 +22,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tests and benches read JSON answers whose shape the assertions check, and spy on methods.
-    files: ['test/**', 'bench/**', 'scripts/**', '**/*.test.ts', '**/*.test-helpers.ts'],
+    // Tests and benches read JSON answers and cells whose shape the assertions check, and spy on methods.
+    files: ['test/**', 'bench/**', '**/*.test.ts', '**/*.test-helpers.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-base-to-string': 'off',

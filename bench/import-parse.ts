@@ -8,7 +8,7 @@
 import ExcelJS from 'exceljs';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
 import { COLUMNS } from '../src/modules/importer/parser/columns.js';
-import { benchParseLimits, riskPhrase } from './import-run.js';
+import { benchParseLimits, median, riskPhrase, timed } from './import-run.js';
 
 const RISK_ROWS = Number(process.argv[2] ?? 50_000);
 const RUNS = Number(process.argv[3] ?? 5);
@@ -55,18 +55,7 @@ async function buildWorkbook(): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/** Collects the previous run's garbage first (when node runs with --expose-gc) so runs do not pay for each other. */
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  (globalThis as { gc?: () => void }).gc?.();
-  const t = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
+const time = async (fn: () => Promise<unknown>) => (await timed(fn))[1];
 
 const buf = await buildWorkbook();
 console.log(`workbook: ${RISK_ROWS} risk rows, ${(buf.length / 1024 / 1024).toFixed(1)} MB, ${RUNS} runs each`);

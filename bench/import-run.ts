@@ -31,6 +31,8 @@ const PHRASES = [
 /** Risk texts of the generated workbooks: the `seed`th of a few phrases such lists use. */
 export const riskPhrase = (seed: number) => PHRASES[seed % PHRASES.length];
 
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 export const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /**

@@ -24,7 +24,7 @@ import ExcelJS from 'exceljs';
 import { COLUMNS } from '../src/modules/importer/parser/columns.js';
 import { ParseWorkers } from '../src/modules/importer/parse-workers.js';
 import { parseWorkbook } from '../src/modules/importer/parser/parse-workbook.js';
-import { BENCH_SETTINGS, benchParseLimits, peakRssMb, riskPhrase, runImport, timed } from './import-run.js';
+import { BENCH_SETTINGS, benchParseLimits, median, peakRssMb, riskPhrase, runImport, timed } from './import-run.js';
 
 const RISKS_PER_PERMIT = 5;
 const SHEETS = 5;
@@ -105,7 +105,6 @@ function child(part: string, ...args: string[]): any {
 }
 
 const ms = (v: number) => `${v.toFixed(0).padStart(6)} ms`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The median of a figure over the rounds, with every round's value (a busy machine shows as spread). */
 const figure = (xs: number[]) => `${ms(median(xs))}  [${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 

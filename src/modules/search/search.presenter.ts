@@ -1,5 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import { recordIdText } from '../../http/record-id.js';
 import type { ConceptEvidence, SearchDebug as EngineDebug, SearchDoc, SearchHit, WhyNot } from './engine/types.js';
 import type { HitConcept, RiskSubject as RiskSubjectSchema, SearchDebug } from './search.openapi.js';
 import type { WhyNotAnswer } from './why-not.openapi.js';
