@@ -5,6 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { chunked, ID_CHUNK } from '../../db/batch.js';
 import type { PermitsTable } from './permits.table.js';
+import { groupBy } from './permit-payload.js';
 import { countRisksOfPermits, listApprovalDepartmentNames, permitRecordOf } from './permits.repository.js';
 
 /** What a snapshot keeps of a permit besides its risks: enough to recreate it after a delete. */
@@ -29,12 +30,12 @@ export interface SnapshotRequest {
  * in the database.
  */
 export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): Promise<number | null> {
-  const ids: number[] = [];
+  const existing: Array<Selectable<PermitsTable>> = [];
   for (const part of chunked([...new Set(req.permitIds)], ID_CHUNK)) {
-    ids.push(...(await trx.selectFrom('permits').select('id').where('id', 'in', part).execute()).map((p) => p.id));
+    existing.push(...(await trx.selectFrom('permits').selectAll().where('id', 'in', part).execute()));
   }
   // Permits that do not exist (yet, or any more) have no state to save: no empty batches.
-  if (ids.length === 0) return null;
+  if (existing.length === 0) return null;
   const batch = await trx
     .insertInto('snapshot_batches')
     .values({ reason: req.reason, edited_by: req.editedBy, change_summary: req.changeSummary, permit_count: 0, risk_count: 0, created_at: req.now })
@@ -43,18 +44,20 @@ export async function createSnapshotBatch(trx: Executor, req: SnapshotRequest): 
 
   let permitCount = 0;
   let riskCount = 0;
-  for (const part of chunked(ids, ID_CHUNK)) {
-    const permits = await trx.selectFrom('permits').selectAll().where('id', 'in', part).execute();
-    if (permits.length === 0) continue;
-    const themes = await trx.selectFrom('permit_themes').select(['permit_id', 'theme_id']).where('permit_id', 'in', part).execute();
-    const depts = await listApprovalDepartmentNames(trx, part);
+  for (const permits of chunked(existing, ID_CHUNK)) {
+    const part = permits.map((p) => p.id);
+    const themesOf = groupBy(
+      await trx.selectFrom('permit_themes').select(['permit_id', 'theme_id']).where('permit_id', 'in', part).execute(),
+      (t) => t.permit_id,
+    );
+    const deptsOf = groupBy(await listApprovalDepartmentNames(trx, part), (d) => d.permit_id);
     const riskCountOf = await countRisksOfPermits(trx, part);
 
     const rows = permits.map((p) => {
       const data: PermitSnapshotData = {
         permit: permitRecordOf(p),
-        theme_ids: themes.filter((t) => t.permit_id === p.id).map((t) => t.theme_id),
-        approval_departments: depts.filter((d) => d.permit_id === p.id).map((d) => d.name),
+        theme_ids: (themesOf.get(p.id) ?? []).map((t) => t.theme_id),
+        approval_departments: (deptsOf.get(p.id) ?? []).map((d) => d.name),
       };
       return {
         batch_id: batch.id,

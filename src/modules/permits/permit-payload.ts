@@ -3,7 +3,8 @@ import { chunked, ID_CHUNK } from '../../db/batch.js';
 import { presentPermit, type PermitPayload } from './permits.presenter.js';
 import { countRisksOfPermits, listApprovalDepartmentNames, listThemesOfPermits } from './permits.repository.js';
 
-function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
+/** The rows by a key, each list in the rows' order. */
+export function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
   const m = new Map<K, T[]>();
   for (const r of rows) {
     const k = key(r);
